@@ -390,6 +390,68 @@ def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
+def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
+    """Float ADD, SUB or MUL: equal shapes and one-element operands (the vector path; elementwise
+    float arithmetic in any order of elements gives the reference bits, so tolerance 0) and
+    broadcasts (reference kernel); some zeros and NaNs to check the clamp keeps -0 and NaN."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        rank = int(rng.integers(1, 5))
+        shape = [int(v) for v in rng.integers(1, 9, size=rank)]
+        shape[-1] = int(_pick(rng, (1, 7, 15, 16, 17, 33, 100)))
+        kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast"))
+        a_shape, b_shape = list(shape), list(shape)
+        if kind == "scalar_b":
+            b_shape = [1] * rank
+        elif kind == "scalar_a":
+            a_shape = [1] * rank
+        elif kind == "broadcast":
+            b_shape = [1] * (rank - 1) + [shape[-1]]
+        act = _pick(rng, ACTIVATIONS)
+        model = single_op_model(op, [TensorSpec(a_shape, np.float32), TensorSpec(b_shape, np.float32)],
+                                [TensorSpec(shape, np.float32)],
+                                options=options({"ADD": "Add", "SUB": "Sub", "MUL": "Mul"}[op],
+                                                fused_activation_function=act))
+        xs = []
+        for sh in (a_shape, b_shape):
+            x = (rng.standard_normal(sh) * 3.0).astype(np.float32)
+            special = rng.random(sh) < 0.05
+            x[special] = rng.choice(np.array([0.0, -0.0, np.nan], np.float32), size=int(special.sum()))
+            xs.append(x)
+        return Case(f"{op.lower()} float32 {a_shape}+{b_shape} {act}", model, xs)
+
+    return gen
+
+
+def mean_float() -> Callable[[np.random.Generator], Case]:
+    """Float MEAN over random axes of ranks 1-4 (one contiguous block of axes is the vector path,
+    in the reference's order of additions: tolerance 0)."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        rank = int(rng.integers(1, 5))
+        shape = [int(_pick(rng, (1, 1, 2, 3, 5, 7, 12))) for _ in range(rank)]
+        if rng.random() < 0.3:
+            shape[-1] = int(_pick(rng, (16, 17, 64, 100, 1280)))
+        if rank == 4 and rng.random() < 0.3:
+            axes = [1, 2]
+        else:
+            k = int(rng.integers(1, rank + 1))
+            axes = sorted(int(a) for a in rng.choice(rank, size=k, replace=False))
+        if rng.random() < 0.3:
+            axes = [a - rank for a in axes]
+        keep = bool(rng.random() < 0.5)
+        red = [a % rank for a in axes]
+        out = [1 if i in red else d for i, d in enumerate(shape)] if keep else \
+            [d for i, d in enumerate(shape) if i not in red]
+        model = single_op_model("MEAN", [TensorSpec(shape, np.float32),
+                                         TensorSpec([len(axes)], np.int32, data=np.array(axes, np.int32))],
+                                [TensorSpec(out, np.float32)], options=options("Reducer", keep_dims=keep))
+        x = (rng.standard_normal(shape) * 10.0).astype(np.float32)
+        return Case(f"mean float32 {shape} axes{axes} keep={keep}", model, [x])
+
+    return gen
+
+
 def mean(dtype: str) -> Callable[[np.random.Generator], Case]:
     """MEAN over the spatial axes of NHWC tensors (the vector path), sometimes over other axes."""
 
@@ -459,9 +521,10 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "FULLY_CONNECTED_HYBRID": [fully_connected_hybrid(False), fully_connected_hybrid(True)],
     "DEQUANTIZE": [dequantize("float16"), dequantize("float16"), dequantize("int8"), dequantize("uint8"),
                    dequantize("int16")],
-    "ADD": [binary("ADD", "int8"), binary("ADD", "int8"), binary("ADD", "uint8")],
-    "MUL": [binary("MUL", "int8"), binary("MUL", "uint8")],
-    "MEAN": [mean("int8"), mean("int8"), mean("uint8")],
+    "ADD": [binary("ADD", "int8"), binary("ADD", "int8"), binary("ADD", "uint8"), binary_float("ADD")],
+    "SUB": [binary_float("SUB")],
+    "MUL": [binary("MUL", "int8"), binary("MUL", "uint8"), binary_float("MUL")],
+    "MEAN": [mean("int8"), mean("int8"), mean("uint8"), mean_float()],
     "AVERAGE_POOL_2D": [pool("AVERAGE_POOL_2D", "int8"), pool("AVERAGE_POOL_2D", "uint8"),
                         pool("AVERAGE_POOL_2D", "float32")],
     "MAX_POOL_2D": [pool("MAX_POOL_2D", "int8"), pool("MAX_POOL_2D", "uint8"), pool("MAX_POOL_2D", "float32")],

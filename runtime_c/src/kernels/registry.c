@@ -95,7 +95,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_NON_MAX_SUPPRESSION_V5, 1, 1, el_ref_non_max_suppression_v5),
     /* elementwise_binary.c */
     OPT(EL_OP_ADD, 1, 6, el_ref_add, el_opt_add),
-    REF(EL_OP_SUB, 1, 5, el_ref_sub),
+    OPT(EL_OP_SUB, 1, 5, el_ref_sub, el_opt_sub),
     OPT(EL_OP_MUL, 1, 8, el_ref_mul, el_opt_mul),
     REF(EL_OP_DIV, 1, 2, el_ref_div),
     REF(EL_OP_MAXIMUM, 1, 4, el_ref_maximum),

@@ -1,6 +1,6 @@
-/* Optimized int8/uint8 ADD and MUL for operands of the same shape, or one operand of a single
- * element: vectorized with the reference arithmetic, so the bits are the reference ones. Other
- * types and broadcasts run the reference kernel. */
+/* Optimized ADD and MUL (int8, uint8, float32) and SUB (float32) for operands of the same shape,
+ * or one operand of a single element: vectorized with the reference arithmetic, so the bits are
+ * the reference ones. Other types and broadcasts run the reference kernel. */
 #include "kernels/elementwise_binary.h"
 #include "kernels/kernels.h"
 #include "kernels/optimized/ew_kernels.h"
@@ -13,6 +13,9 @@ enum { kMinParallel = 1 << 14, kChunk = 1 << 12 };
 typedef struct el_opt_binary {
   el_binary_data ref; /* first: the reference kernel runs on the same user_data */
   int fast;
+  int is_float;
+  el_f32_op fop;
+  float lo, hi; /* float activation range */
   const el_ew_kernels* k;
   el_q8_binary p;
   int a_step, b_step;
@@ -24,6 +27,16 @@ static void* opt_binary_init(TfLiteContext* ctx, const char* buf, size_t len) {
   (void)buf;
   (void)len;
   return el_kernel_alloc(sizeof(el_opt_binary));
+}
+
+/* The 32-bit split of el_q8_binary fits: inputs of at most 10 bits, no input left shifts. */
+static void prepare_split(el_q8_binary* p) {
+  p->split = p->left_shift == 20 && p->ls1 == 0 && p->ls2 == 0 && p->off1 >= -768 &&
+             p->off1 <= 768 && p->off2 >= -768 && p->off2 <= 768 && p->m1 >= 0 && p->m2 >= 0 && p->rs1 <= 30 && p->rs2 <= 30;
+  p->mh1 = p->m1 >> 16;
+  p->ml1 = p->m1 & 0xFFFF;
+  p->mh2 = p->m2 >> 16;
+  p->ml2 = p->m2 & 0xFFFF;
 }
 
 static TfLiteStatus prepare_params(TfLiteContext* ctx, const TfLiteNode* node, int is_mul,
@@ -66,18 +79,36 @@ static TfLiteStatus prepare_params(TfLiteContext* ctx, const TfLiteNode* node, i
   EL_ENSURE_OK(ctx, el_q_quantize_multiplier_smaller_than_one(mo, &q, &shift));
   p->mo = q;
   el_split_shift(shift, &p->lso, &p->rso);
+  prepare_split(p);
   return kTfLiteOk;
 }
 
+static TfLiteFusedActivation activation_of(const TfLiteNode* node, el_f32_op op) {
+  if (node->builtin_data == NULL) return kTfLiteActNone;
+  switch (op) {
+    case EL_F32_ADD:
+      return ((const TfLiteAddParams*)node->builtin_data)->activation;
+    case EL_F32_SUB:
+      return ((const TfLiteSubParams*)node->builtin_data)->activation;
+    default:
+      return ((const TfLiteMulParams*)node->builtin_data)->activation;
+  }
+}
+
 static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
-                                       const TfLiteRegistration* ref, int is_mul) {
+                                       const TfLiteRegistration* ref, el_f32_op op) {
+  const int is_mul = op == EL_F32_MUL;
   EL_ENSURE_OK(ctx, ref->prepare(ctx, node));
   el_opt_binary* s = (el_opt_binary*)node->user_data;
   s->fast = 0;
   const TfLiteTensor* a = el_optional_input(ctx, node, 0);
   const TfLiteTensor* b = el_optional_input(ctx, node, 1);
   const TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
-  if ((a->type != kTfLiteInt8 && a->type != kTfLiteUInt8) || out->type != a->type) return kTfLiteOk;
+  s->is_float = a->type == kTfLiteFloat32;
+  if (!s->is_float && (op == EL_F32_SUB || (a->type != kTfLiteInt8 && a->type != kTfLiteUInt8))) {
+    return kTfLiteOk;
+  }
+  if (out->type != a->type || b->type != a->type) return kTfLiteOk;
   const int64_t n = el_num_elements(out);
   s->a_step = el_num_elements(a) == n ? 1 : (el_num_elements(a) == 1 ? 0 : -1);
   s->b_step = el_num_elements(b) == n ? 1 : (el_num_elements(b) == 1 ? 0 : -1);
@@ -85,7 +116,12 @@ static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
       (s->b_step == 1 && !el_same_shape(b, out))) {
     return kTfLiteOk;
   }
-  EL_ENSURE_OK(ctx, prepare_params(ctx, node, is_mul, a, b, out, &s->p));
+  if (s->is_float) {
+    s->fop = op;
+    el_activation_range_f32(activation_of(node, op), &s->lo, &s->hi);
+  } else {
+    EL_ENSURE_OK(ctx, prepare_params(ctx, node, is_mul, a, b, out, &s->p));
+  }
   s->k = el_ew_kernels_for(el_context_isa(ctx));
   s->threads = el_cpu_threads(el_context_backend(ctx));
   s->fast = 1;
@@ -93,11 +129,15 @@ static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
 }
 
 static TfLiteStatus opt_add_prepare(TfLiteContext* ctx, TfLiteNode* node) {
-  return opt_binary_prepare(ctx, node, &el_ref_add, 0);
+  return opt_binary_prepare(ctx, node, &el_ref_add, EL_F32_ADD);
+}
+
+static TfLiteStatus opt_sub_prepare(TfLiteContext* ctx, TfLiteNode* node) {
+  return opt_binary_prepare(ctx, node, &el_ref_sub, EL_F32_SUB);
 }
 
 static TfLiteStatus opt_mul_prepare(TfLiteContext* ctx, TfLiteNode* node) {
-  return opt_binary_prepare(ctx, node, &el_ref_mul, 1);
+  return opt_binary_prepare(ctx, node, &el_ref_mul, EL_F32_MUL);
 }
 
 typedef struct binary_job {
@@ -118,6 +158,13 @@ static void binary_task(void* arg, int task, int thread) {
   int64_t i1 = chunks * (task + 1) / j->tasks * kChunk;
   if (i1 > j->n) i1 = j->n;
   if (i1 <= i0) return;
+  if (s->is_float) {
+    const float* a = (const float*)(const void*)j->a;
+    const float* b = (const float*)(const void*)j->b;
+    s->k->f32_binary(s->fop, a + i0 * s->a_step, s->a_step, b + i0 * s->b_step, s->b_step,
+                     (float*)(void*)j->out + i0, i1 - i0, s->lo, s->hi);
+    return;
+  }
   s->k->q8_binary(&s->p, j->a + i0 * s->a_step, s->a_step, j->b + i0 * s->b_step, s->b_step,
                   j->out + i0, i1 - i0);
 }
@@ -147,11 +194,17 @@ static TfLiteStatus opt_add_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   return opt_binary_invoke(ctx, node, &el_ref_add);
 }
 
+static TfLiteStatus opt_sub_invoke(TfLiteContext* ctx, TfLiteNode* node) {
+  return opt_binary_invoke(ctx, node, &el_ref_sub);
+}
+
 static TfLiteStatus opt_mul_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   return opt_binary_invoke(ctx, node, &el_ref_mul);
 }
 
 const TfLiteRegistration el_opt_add =
     EL_REGISTRATION(opt_binary_init, el_kernel_free, opt_add_prepare, opt_add_invoke, EL_OP_ADD);
+const TfLiteRegistration el_opt_sub =
+    EL_REGISTRATION(opt_binary_init, el_kernel_free, opt_sub_prepare, opt_sub_invoke, EL_OP_SUB);
 const TfLiteRegistration el_opt_mul =
     EL_REGISTRATION(opt_binary_init, el_kernel_free, opt_mul_prepare, opt_mul_invoke, EL_OP_MUL);

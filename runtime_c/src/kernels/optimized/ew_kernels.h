@@ -1,6 +1,9 @@
-/* Elementwise int8/uint8 ADD and MUL with the reference arithmetic (TFLite's integer add.h /
- * mul.h): inputs rescaled to a common scale with 2^left_shift headroom and summed, or
- * multiplied, then requantized to the output. */
+/* Elementwise and row kernels of the optimized tier. int8/uint8 ADD and MUL keep the reference
+ * arithmetic (TFLite's integer add.h / mul.h): inputs rescaled to a common scale with
+ * 2^left_shift headroom and summed, or multiplied, then requantized to the output. Float ADD,
+ * SUB and MUL and the row sums of MEAN do what the reference does element by element, so their
+ * bits are the reference ones too; only the softmax exponential differs (a polynomial within a
+ * few float ulps of expf). */
 #ifndef EDGELITE_KERNELS_OPTIMIZED_EW_KERNELS_H_
 #define EDGELITE_KERNELS_OPTIMIZED_EW_KERNELS_H_
 
@@ -17,6 +20,12 @@ typedef struct el_q8_binary {
   int32_t m1, ls1, rs1, m2, ls2, rs2; /* ADD: input multipliers */
   int32_t mo, lso, rso;                /* output multiplier */
   int32_t out_zp, act_min, act_max;
+  /* ADD with the 20-bit headroom, no input left shifts and inputs of at most 10 bits: the
+   * input multipliers split into 15 high and 16 low bits, so that the input rescale
+   * floor((x * m * 2^20 + 2^30) / 2^31) = x * mh * 2^5 + floor((x * ml + 2^10) / 2^11)
+   * is formed in 32-bit lanes. */
+  int split;
+  int32_t mh1, ml1, mh2, ml2;
 } el_q8_binary;
 
 static inline int32_t el_q8_binary_one(const el_q8_binary* p, int32_t a, int32_t b) {
@@ -31,10 +40,30 @@ static inline int32_t el_q8_binary_one(const el_q8_binary* p, int32_t a, int32_t
   return el_requant_one(ra + rb, p->mo, p->lso, p->rso, p->out_zp, p->act_min, p->act_max);
 }
 
+typedef enum el_f32_op { EL_F32_ADD, EL_F32_SUB, EL_F32_MUL } el_f32_op;
+
+/* The reference clamp: a NaN passes through. */
+static inline float el_ew_clamp(float v, float lo, float hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
 typedef struct el_ew_kernels {
   /* out[i] = op(a[i * a_step], b[i * b_step]) for i < n; a step of 0 repeats one element. */
   void (*q8_binary)(const el_q8_binary* p, const void* a, int a_step, const void* b, int b_step,
                     void* out, int64_t n);
+  /* out[i] = clamp(a[i * a_step] op b[i * b_step], lo, hi); steps as above. */
+  void (*f32_binary)(el_f32_op op, const float* a, int a_step, const float* b, int b_step,
+                     float* out, int64_t n, float lo, float hi);
+  /* acc[i] += x[i]: one float add per element, as the reference sums. */
+  void (*f32_accumulate)(float* acc, const float* x, int64_t n);
+  /* acc[i] += x[i] modulo 2^32 for int8 (or uint8) x. */
+  void (*q8_accumulate)(int32_t* acc, const void* x, int is_unsigned, int64_t n);
+  /* The largest of x[0..n), n >= 1. */
+  float (*f32_max)(const float* x, int64_t n);
+  /* y[i] = exp((x[i] - max) * beta); returns the sum of the y[i]. */
+  float (*f32_exp_sum)(const float* x, float* y, int64_t n, float max, float beta);
+  /* y[i] *= s. */
+  void (*f32_scale)(float* y, int64_t n, float s);
 } el_ew_kernels;
 
 const el_ew_kernels* el_ew_kernels_for(el_isa isa);

@@ -1,5 +1,8 @@
-/* aarch64 elementwise kernels: 8 elements per step through the NEON requantization. */
+/* aarch64 elementwise kernels: 8 (integer) or 4 (float) elements per step through the NEON
+ * requantization; tails run the scalar form. */
 #if defined(__aarch64__)
+#include <math.h>
+
 #include "kernels/optimized/ew_kernels.h"
 #include "kernels/optimized/simd_neon.h"
 
@@ -46,6 +49,113 @@ static void q8_binary_neon(const el_q8_binary* p, const void* a, int a_step, con
   }
 }
 
-const el_ew_kernels el_ew_neon = {q8_binary_neon};
+static inline float32x4_t f32_op_neon(el_f32_op op, float32x4_t x, float32x4_t y) {
+  return op == EL_F32_ADD ? vaddq_f32(x, y) : (op == EL_F32_SUB ? vsubq_f32(x, y) : vmulq_f32(x, y));
+}
+
+static void f32_binary_neon(el_f32_op op, const float* a, int a_step, const float* b, int b_step,
+                            float* out, int64_t n, float lo, float hi) {
+  const float32x4_t vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
+  const float32x4_t a0 = vdupq_n_f32(a[0]), b0 = vdupq_n_f32(b[0]);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const float32x4_t x = a_step ? vld1q_f32(a + i) : a0;
+    const float32x4_t y = b_step ? vld1q_f32(b + i) : b0;
+    /* Compare and select, as the reference clamps: a NaN and a -0 below a 0 bound pass. */
+    float32x4_t v = f32_op_neon(op, x, y);
+    v = vbslq_f32(vcltq_f32(v, vlo), vlo, v);
+    vst1q_f32(out + i, vbslq_f32(vcgtq_f32(v, vhi), vhi, v));
+  }
+  for (; i < n; ++i) {
+    const float x = a[i * a_step], y = b[i * b_step];
+    const float v = op == EL_F32_ADD ? x + y : (op == EL_F32_SUB ? x - y : x * y);
+    out[i] = el_ew_clamp(v, lo, hi);
+  }
+}
+
+static void f32_accumulate_neon(float* acc, const float* x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) vst1q_f32(acc + i, vaddq_f32(vld1q_f32(acc + i), vld1q_f32(x + i)));
+  for (; i < n; ++i) acc[i] += x[i];
+}
+
+static void q8_accumulate_neon(int32_t* acc, const void* x, int is_unsigned, int64_t n) {
+  const uint8_t* p = (const uint8_t*)x;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const int16x8_t w = load8(p + i, 1, is_unsigned);
+    vst1q_s32(acc + i, vaddq_s32(vld1q_s32(acc + i), vmovl_s16(vget_low_s16(w))));
+    vst1q_s32(acc + i + 4, vaddq_s32(vld1q_s32(acc + i + 4), vmovl_s16(vget_high_s16(w))));
+  }
+  for (; i < n; ++i) {
+    const int32_t v = is_unsigned ? p[i] : (int8_t)p[i];
+    acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)v);
+  }
+}
+
+static float f32_max_neon(const float* x, int64_t n) {
+  float m = x[0];
+  int64_t i = 1;
+  if (n >= 5) {
+    float32x4_t v = vld1q_f32(x + 1);
+    for (i = 5; i + 4 <= n; i += 4) v = vmaxq_f32(v, vld1q_f32(x + i));
+    const float r = vmaxvq_f32(v);
+    m = r > m ? r : m;
+  }
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+/* exp with the range reduction and Cephes polynomial of ew_x86.c; below expf's normal range 0. */
+static inline float32x4_t exp_neon(float32x4_t x) {
+  const uint32x4_t under = vcltq_f32(x, vdupq_n_f32(-87.33654f));
+  x = vminq_f32(vmaxq_f32(x, vdupq_n_f32(-87.33654f)), vdupq_n_f32(88.37626f));
+  const float32x4_t k = vrndnq_f32(vmulq_f32(x, vdupq_n_f32(1.44269504088896341f)));
+  float32x4_t r = vfmsq_f32(x, k, vdupq_n_f32(0.693359375f));
+  r = vfmsq_f32(r, k, vdupq_n_f32(-2.12194440e-4f));
+  float32x4_t p = vdupq_n_f32(1.9875691500e-4f);
+  p = vfmaq_f32(vdupq_n_f32(1.3981999507e-3f), p, r);
+  p = vfmaq_f32(vdupq_n_f32(8.3334519073e-3f), p, r);
+  p = vfmaq_f32(vdupq_n_f32(4.1665795894e-2f), p, r);
+  p = vfmaq_f32(vdupq_n_f32(1.6666665459e-1f), p, r);
+  p = vfmaq_f32(vdupq_n_f32(5.0000001201e-1f), p, r);
+  p = vaddq_f32(vfmaq_f32(r, p, vmulq_f32(r, r)), vdupq_n_f32(1.0f));
+  const int32x4_t e = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(k), vdupq_n_s32(127)), 23);
+  const float32x4_t y = vmulq_f32(p, vreinterpretq_f32_s32(e));
+  return vreinterpretq_f32_u32(vbicq_u32(vreinterpretq_u32_f32(y), under));
+}
+
+static float f32_exp_sum_neon(const float* x, float* y, int64_t n, float max, float beta) {
+  const float32x4_t vmax = vdupq_n_f32(max), vbeta = vdupq_n_f32(beta);
+  float32x4_t sum = vdupq_n_f32(0.0f);
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const float32x4_t e = exp_neon(vmulq_f32(vsubq_f32(vld1q_f32(x + i), vmax), vbeta));
+    vst1q_f32(y + i, e);
+    sum = vaddq_f32(sum, e);
+  }
+  float total = vaddvq_f32(sum);
+  for (; i < n; ++i) {
+    y[i] = expf((x[i] - max) * beta);
+    total += y[i];
+  }
+  return total;
+}
+
+static void f32_scale_neon(float* y, int64_t n, float s) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) vst1q_f32(y + i, vmulq_n_f32(vld1q_f32(y + i), s));
+  for (; i < n; ++i) y[i] *= s;
+}
+
+const el_ew_kernels el_ew_neon = {
+    .q8_binary = q8_binary_neon,
+    .f32_binary = f32_binary_neon,
+    .f32_accumulate = f32_accumulate_neon,
+    .q8_accumulate = q8_accumulate_neon,
+    .f32_max = f32_max_neon,
+    .f32_exp_sum = f32_exp_sum_neon,
+    .f32_scale = f32_scale_neon,
+};
 
 #endif /* __aarch64__ */

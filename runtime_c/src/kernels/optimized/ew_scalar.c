@@ -1,4 +1,6 @@
 /* Plain C elementwise kernels and the table. */
+#include <math.h>
+
 #include "kernels/optimized/ew_kernels.h"
 
 static void q8_binary(const el_q8_binary* p, const void* a, int a_step, const void* b, int b_step,
@@ -15,7 +17,57 @@ static void q8_binary(const el_q8_binary* p, const void* a, int a_step, const vo
   }
 }
 
-static const el_ew_kernels kScalar = {q8_binary};
+static void f32_binary(el_f32_op op, const float* a, int a_step, const float* b, int b_step,
+                       float* out, int64_t n, float lo, float hi) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = a[i * a_step], y = b[i * b_step];
+    const float v = op == EL_F32_ADD ? x + y : (op == EL_F32_SUB ? x - y : x * y);
+    out[i] = el_ew_clamp(v, lo, hi);
+  }
+}
+
+static void f32_accumulate(float* acc, const float* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) acc[i] += x[i];
+}
+
+static void q8_accumulate(int32_t* acc, const void* x, int is_unsigned, int64_t n) {
+  if (is_unsigned) {
+    const uint8_t* u = (const uint8_t*)x;
+    for (int64_t i = 0; i < n; ++i) acc[i] = (int32_t)((uint32_t)acc[i] + u[i]);
+  } else {
+    const int8_t* s = (const int8_t*)x;
+    for (int64_t i = 0; i < n; ++i) acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)(int32_t)s[i]);
+  }
+}
+
+static float f32_max(const float* x, int64_t n) {
+  float m = x[0];
+  for (int64_t i = 1; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+static float f32_exp_sum(const float* x, float* y, int64_t n, float max, float beta) {
+  float sum = 0.0f;
+  for (int64_t i = 0; i < n; ++i) {
+    y[i] = expf((x[i] - max) * beta);
+    sum += y[i];
+  }
+  return sum;
+}
+
+static void f32_scale(float* y, int64_t n, float s) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= s;
+}
+
+static const el_ew_kernels kScalar = {
+    .q8_binary = q8_binary,
+    .f32_binary = f32_binary,
+    .f32_accumulate = f32_accumulate,
+    .q8_accumulate = q8_accumulate,
+    .f32_max = f32_max,
+    .f32_exp_sum = f32_exp_sum,
+    .f32_scale = f32_scale,
+};
 
 extern const el_ew_kernels el_ew_avx2;
 extern const el_ew_kernels el_ew_avx512;

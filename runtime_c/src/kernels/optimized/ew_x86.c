@@ -1,8 +1,26 @@
 /* x86-64 elementwise kernels: 8 (AVX2) or 16 (AVX-512) elements per vector through the vector
- * requantization of simd_x86.h; the tail runs the scalar form. */
+ * requantization of simd_x86.h; AVX2 tails run the scalar form, AVX-512 tails are masked. */
 #if defined(__x86_64__)
+#include <math.h>
+
 #include "kernels/optimized/ew_kernels.h"
 #include "kernels/optimized/simd_x86.h"
+
+/* expf's argument range: below it the result is denormal (returned as 0 here), above it
+ * infinite. exp(r) = 1 + r + r^2 P(r) on |r| <= ln2 / 2 with Cephes' single-precision
+ * coefficients, ln 2 split into an exact high part and a correction. */
+#define EXP_LO (-87.33654f)
+#define EXP_HI 88.37626f
+#define LN2_HI 0.693359375f
+#define LN2_LO (-2.12194440e-4f)
+#define EXP_P0 1.9875691500e-4f
+#define EXP_P1 1.3981999507e-3f
+#define EXP_P2 8.3334519073e-3f
+#define EXP_P3 4.1665795894e-2f
+#define EXP_P4 1.6666665459e-1f
+#define EXP_P5 5.0000001201e-1f
+
+/* ---- AVX2 ----------------------------------------------------------------------------------- */
 
 EL_TARGET_AVX2 static inline __m256i load8(const void* p, int step, int is_unsigned) {
   if (step == 0) {
@@ -10,6 +28,21 @@ EL_TARGET_AVX2 static inline __m256i load8(const void* p, int step, int is_unsig
   }
   const __m128i v = _mm_loadl_epi64((const __m128i*)p);
   return is_unsigned ? _mm256_cvtepu8_epi32(v) : _mm256_cvtepi8_epi32(v);
+}
+
+/* v / 2^e rounding half away from zero, for e = the count in `e` and mask = 2^e - 1. */
+EL_TARGET_AVX2 static inline __m256i rdiv_avx2(__m256i v, __m256i mask, __m128i e) {
+  const __m256i rem = _mm256_and_si256(v, mask);
+  const __m256i thr = _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_srai_epi32(v, 31));
+  return _mm256_sub_epi32(_mm256_sra_epi32(v, e), _mm256_cmpgt_epi32(rem, thr));
+}
+
+/* The split input rescale of el_q8_binary (before its divide by 2^rshift). */
+EL_TARGET_AVX2 static inline __m256i split_avx2(__m256i x, __m256i mh, __m256i ml) {
+  const __m256i hi = _mm256_slli_epi32(_mm256_mullo_epi32(x, mh), 5);
+  const __m256i lo = _mm256_srai_epi32(
+      _mm256_add_epi32(_mm256_mullo_epi32(x, ml), _mm256_set1_epi32(1 << 10)), 11);
+  return _mm256_add_epi32(hi, lo);
 }
 
 EL_TARGET_AVX2 static void q8_binary_avx2(const el_q8_binary* p, const void* a, int a_step,
@@ -21,6 +54,11 @@ EL_TARGET_AVX2 static void q8_binary_avx2(const el_q8_binary* p, const void* a, 
   const __m256i mo = _mm256_set1_epi32(p->mo), lso = _mm256_set1_epi32(p->lso);
   const __m256i rso = _mm256_set1_epi32(p->rso), zp = _mm256_set1_epi32(p->out_zp);
   const __m256i lo = _mm256_set1_epi32(p->act_min), hi = _mm256_set1_epi32(p->act_max);
+  const __m256i mh1 = _mm256_set1_epi32(p->mh1), ml1 = _mm256_set1_epi32(p->ml1);
+  const __m256i mh2 = _mm256_set1_epi32(p->mh2), ml2 = _mm256_set1_epi32(p->ml2);
+  const __m256i mask1 = _mm256_set1_epi32((int32_t)((1u << (p->rs1 & 31)) - 1u));
+  const __m256i mask2 = _mm256_set1_epi32((int32_t)((1u << (p->rs2 & 31)) - 1u));
+  const __m128i e1 = _mm_cvtsi32_si128(p->rs1), e2 = _mm_cvtsi32_si128(p->rs2);
   const __m128i headroom = _mm_cvtsi32_si128(p->left_shift);
   const uint8_t* ap = (const uint8_t*)a;
   const uint8_t* bp = (const uint8_t*)b;
@@ -32,6 +70,9 @@ EL_TARGET_AVX2 static void q8_binary_avx2(const el_q8_binary* p, const void* a, 
     __m256i v;
     if (p->is_mul) {
       v = _mm256_mullo_epi32(x, y);
+    } else if (p->split) {
+      v = _mm256_add_epi32(rdiv_avx2(split_avx2(x, mh1, ml1), mask1, e1),
+                           rdiv_avx2(split_avx2(y, mh2, ml2), mask2, e2));
     } else {
       const __m256i rx = el_mbqm_avx2(_mm256_sll_epi32(x, headroom), m1, ls1, rs1);
       const __m256i ry = el_mbqm_avx2(_mm256_sll_epi32(y, headroom), m2, ls2, rs2);
@@ -48,7 +89,135 @@ EL_TARGET_AVX2 static void q8_binary_avx2(const el_q8_binary* p, const void* a, 
   }
 }
 
-const el_ew_kernels el_ew_avx2 = {q8_binary_avx2};
+EL_TARGET_AVX2 static inline __m256 f32_op_avx2(el_f32_op op, __m256 x, __m256 y) {
+  return op == EL_F32_ADD ? _mm256_add_ps(x, y)
+                          : (op == EL_F32_SUB ? _mm256_sub_ps(x, y) : _mm256_mul_ps(x, y));
+}
+
+EL_TARGET_AVX2 static void f32_binary_avx2(el_f32_op op, const float* a, int a_step,
+                                           const float* b, int b_step, float* out, int64_t n,
+                                           float lo, float hi) {
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const __m256 a0 = _mm256_set1_ps(a[0]), b0 = _mm256_set1_ps(b[0]);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 x = a_step ? _mm256_loadu_ps(a + i) : a0;
+    const __m256 y = b_step ? _mm256_loadu_ps(b + i) : b0;
+    /* max/min return their second operand when either is NaN: a NaN passes, as in the
+     * reference clamp. */
+    const __m256 v = _mm256_min_ps(vhi, _mm256_max_ps(vlo, f32_op_avx2(op, x, y)));
+    _mm256_storeu_ps(out + i, v);
+  }
+  for (; i < n; ++i) {
+    const float x = a[i * a_step], y = b[i * b_step];
+    const float v = op == EL_F32_ADD ? x + y : (op == EL_F32_SUB ? x - y : x * y);
+    out[i] = el_ew_clamp(v, lo, hi);
+  }
+}
+
+EL_TARGET_AVX2 static void f32_accumulate_avx2(float* acc, const float* x, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(acc + i, _mm256_add_ps(_mm256_loadu_ps(acc + i), _mm256_loadu_ps(x + i)));
+  }
+  for (; i < n; ++i) acc[i] += x[i];
+}
+
+EL_TARGET_AVX2 static void q8_accumulate_avx2(int32_t* acc, const void* x, int is_unsigned,
+                                              int64_t n) {
+  const uint8_t* p = (const uint8_t*)x;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i v = _mm_loadl_epi64((const __m128i*)(p + i));
+    const __m256i w = is_unsigned ? _mm256_cvtepu8_epi32(v) : _mm256_cvtepi8_epi32(v);
+    __m256i* dst = (__m256i*)(acc + i);
+    _mm256_storeu_si256(dst, _mm256_add_epi32(_mm256_loadu_si256(dst), w));
+  }
+  for (; i < n; ++i) {
+    const int32_t v = is_unsigned ? p[i] : (int8_t)p[i];
+    acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)v);
+  }
+}
+
+EL_TARGET_AVX2 static float f32_max_avx2(const float* x, int64_t n) {
+  float m = x[0];
+  int64_t i = 1;
+  if (n >= 9) {
+    __m256 v = _mm256_loadu_ps(x + 1);
+    for (i = 9; i + 8 <= n; i += 8) v = _mm256_max_ps(v, _mm256_loadu_ps(x + i));
+    float lanes[8];
+    _mm256_storeu_ps(lanes, v);
+    for (int k = 0; k < 8; ++k) m = lanes[k] > m ? lanes[k] : m;
+  }
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+EL_TARGET_AVX2 static inline __m256 exp_avx2(__m256 x) {
+  const __m256 under = _mm256_cmp_ps(x, _mm256_set1_ps(EXP_LO), _CMP_LT_OQ);
+  x = _mm256_min_ps(_mm256_set1_ps(EXP_HI), _mm256_max_ps(_mm256_set1_ps(EXP_LO), x));
+  const __m256 k = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
+                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(LN2_HI), x);
+  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(LN2_LO), r);
+  __m256 p = _mm256_set1_ps(EXP_P0);
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P1));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P2));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P3));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P4));
+  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P5));
+  p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+  const __m256i e = _mm256_slli_epi32(
+      _mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
+  return _mm256_andnot_ps(under, _mm256_mul_ps(p, _mm256_castsi256_ps(e)));
+}
+
+EL_TARGET_AVX2 static float f32_exp_sum_avx2(const float* x, float* y, int64_t n, float max,
+                                             float beta) {
+  const __m256 vmax = _mm256_set1_ps(max), vbeta = _mm256_set1_ps(beta);
+  __m256 sum = _mm256_setzero_ps();
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 e = exp_avx2(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(x + i), vmax), vbeta));
+    _mm256_storeu_ps(y + i, e);
+    sum = _mm256_add_ps(sum, e);
+  }
+  if (i < n) {
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)), lane);
+    const __m256 v = _mm256_maskload_ps(x + i, keep);
+    const __m256 e = _mm256_and_ps(_mm256_castsi256_ps(keep),
+                                   exp_avx2(_mm256_mul_ps(_mm256_sub_ps(v, vmax), vbeta)));
+    _mm256_maskstore_ps(y + i, keep, e);
+    sum = _mm256_add_ps(sum, e);
+  }
+  float lanes[8];
+  _mm256_storeu_ps(lanes, sum);
+  return ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) + ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7]));
+}
+
+EL_TARGET_AVX2 static void f32_scale_avx2(float* y, int64_t n, float s) {
+  const __m256 vs = _mm256_set1_ps(s);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_mul_ps(_mm256_loadu_ps(y + i), vs));
+  for (; i < n; ++i) y[i] *= s;
+}
+
+const el_ew_kernels el_ew_avx2 = {
+    .q8_binary = q8_binary_avx2,
+    .f32_binary = f32_binary_avx2,
+    .f32_accumulate = f32_accumulate_avx2,
+    .q8_accumulate = q8_accumulate_avx2,
+    .f32_max = f32_max_avx2,
+    .f32_exp_sum = f32_exp_sum_avx2,
+    .f32_scale = f32_scale_avx2,
+};
+
+/* ---- AVX-512 -------------------------------------------------------------------------------- */
+
+EL_TARGET_AVX512 static inline __mmask16 tail16(int64_t left) {
+  return (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
+}
 
 EL_TARGET_AVX512 static inline __m512i load16(const void* p, int step, int is_unsigned,
                                               __mmask16 keep) {
@@ -59,6 +228,20 @@ EL_TARGET_AVX512 static inline __m512i load16(const void* p, int step, int is_un
   return is_unsigned ? _mm512_cvtepu8_epi32(v) : _mm512_cvtepi8_epi32(v);
 }
 
+EL_TARGET_AVX512 static inline __m512i rdiv_avx512(__m512i v, __m512i mask, __m128i e) {
+  const __m512i rem = _mm512_and_si512(v, mask);
+  const __m512i thr = _mm512_sub_epi32(_mm512_srai_epi32(mask, 1), _mm512_srai_epi32(v, 31));
+  const __m512i q = _mm512_sra_epi32(v, e);
+  return _mm512_mask_add_epi32(q, _mm512_cmpgt_epi32_mask(rem, thr), q, _mm512_set1_epi32(1));
+}
+
+EL_TARGET_AVX512 static inline __m512i split_avx512(__m512i x, __m512i mh, __m512i ml) {
+  const __m512i hi = _mm512_slli_epi32(_mm512_mullo_epi32(x, mh), 5);
+  const __m512i lo = _mm512_srai_epi32(
+      _mm512_add_epi32(_mm512_mullo_epi32(x, ml), _mm512_set1_epi32(1 << 10)), 11);
+  return _mm512_add_epi32(hi, lo);
+}
+
 EL_TARGET_AVX512 static void q8_binary_avx512(const el_q8_binary* p, const void* a, int a_step,
                                               const void* b, int b_step, void* out, int64_t n) {
   const __m512i off1 = _mm512_set1_epi32(p->off1), off2 = _mm512_set1_epi32(p->off2);
@@ -67,18 +250,25 @@ EL_TARGET_AVX512 static void q8_binary_avx512(const el_q8_binary* p, const void*
   const el_mbqm1_params qo = el_mbqm1_setup_avx512(p->mo, p->lso, p->rso);
   const __m512i zp = _mm512_set1_epi32(p->out_zp);
   const __m512i lo = _mm512_set1_epi32(p->act_min), hi = _mm512_set1_epi32(p->act_max);
+  const __m512i mh1 = _mm512_set1_epi32(p->mh1), ml1 = _mm512_set1_epi32(p->ml1);
+  const __m512i mh2 = _mm512_set1_epi32(p->mh2), ml2 = _mm512_set1_epi32(p->ml2);
+  const __m512i mask1 = _mm512_set1_epi32((int32_t)((1u << (p->rs1 & 31)) - 1u));
+  const __m512i mask2 = _mm512_set1_epi32((int32_t)((1u << (p->rs2 & 31)) - 1u));
+  const __m128i e1 = _mm_cvtsi32_si128(p->rs1), e2 = _mm_cvtsi32_si128(p->rs2);
   const __m128i headroom = _mm_cvtsi32_si128(p->left_shift);
   const uint8_t* ap = (const uint8_t*)a;
   const uint8_t* bp = (const uint8_t*)b;
   int8_t* o = (int8_t*)out;
   for (int64_t i = 0; i < n; i += 16) {
-    const int64_t left = n - i;
-    const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
+    const __mmask16 keep = tail16(n - i);
     const __m512i x = _mm512_add_epi32(load16(ap + i * a_step, a_step, p->is_unsigned, keep), off1);
     const __m512i y = _mm512_add_epi32(load16(bp + i * b_step, b_step, p->is_unsigned, keep), off2);
     __m512i v;
     if (p->is_mul) {
       v = _mm512_mullo_epi32(x, y);
+    } else if (p->split) {
+      v = _mm512_add_epi32(rdiv_avx512(split_avx512(x, mh1, ml1), mask1, e1),
+                           rdiv_avx512(split_avx512(y, mh2, ml2), mask2, e2));
     } else {
       const __m512i rx = el_mbqm1_avx512(_mm512_sll_epi32(x, headroom), &q1);
       const __m512i ry = el_mbqm1_avx512(_mm512_sll_epi32(y, headroom), &q2);
@@ -90,6 +280,106 @@ EL_TARGET_AVX512 static void q8_binary_avx512(const el_q8_binary* p, const void*
   }
 }
 
-const el_ew_kernels el_ew_avx512 = {q8_binary_avx512};
+EL_TARGET_AVX512 static inline __m512 f32_op_avx512(el_f32_op op, __m512 x, __m512 y) {
+  return op == EL_F32_ADD ? _mm512_add_ps(x, y)
+                          : (op == EL_F32_SUB ? _mm512_sub_ps(x, y) : _mm512_mul_ps(x, y));
+}
+
+EL_TARGET_AVX512 static void f32_binary_avx512(el_f32_op op, const float* a, int a_step,
+                                               const float* b, int b_step, float* out,
+                                               int64_t n, float lo, float hi) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  const __m512 a0 = _mm512_set1_ps(a[0]), b0 = _mm512_set1_ps(b[0]);
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 keep = tail16(n - i);
+    const __m512 x = a_step ? _mm512_maskz_loadu_ps(keep, a + i) : a0;
+    const __m512 y = b_step ? _mm512_maskz_loadu_ps(keep, b + i) : b0;
+    const __m512 v = _mm512_min_ps(vhi, _mm512_max_ps(vlo, f32_op_avx512(op, x, y)));
+    _mm512_mask_storeu_ps(out + i, keep, v);
+  }
+}
+
+EL_TARGET_AVX512 static void f32_accumulate_avx512(float* acc, const float* x, int64_t n) {
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 keep = tail16(n - i);
+    const __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(keep, acc + i), _mm512_maskz_loadu_ps(keep, x + i));
+    _mm512_mask_storeu_ps(acc + i, keep, v);
+  }
+}
+
+EL_TARGET_AVX512 static void q8_accumulate_avx512(int32_t* acc, const void* x, int is_unsigned,
+                                                  int64_t n) {
+  const uint8_t* p = (const uint8_t*)x;
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 keep = tail16(n - i);
+    const __m128i v = _mm_maskz_loadu_epi8(keep, p + i);
+    const __m512i w = is_unsigned ? _mm512_cvtepu8_epi32(v) : _mm512_cvtepi8_epi32(v);
+    _mm512_mask_storeu_epi32(acc + i, keep, _mm512_add_epi32(_mm512_maskz_loadu_epi32(keep, acc + i), w));
+  }
+}
+
+EL_TARGET_AVX512 static float f32_max_avx512(const float* x, int64_t n) {
+  float m = x[0];
+  int64_t i = 1;
+  if (n >= 17) {
+    __m512 v = _mm512_loadu_ps(x + 1);
+    for (i = 17; i + 16 <= n; i += 16) v = _mm512_max_ps(v, _mm512_loadu_ps(x + i));
+    const float r = _mm512_reduce_max_ps(v);
+    m = r > m ? r : m;
+  }
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+EL_TARGET_AVX512 static inline __m512 exp_avx512(__m512 x) {
+  const __mmask16 under = _mm512_cmp_ps_mask(x, _mm512_set1_ps(EXP_LO), _CMP_LT_OQ);
+  x = _mm512_min_ps(_mm512_set1_ps(EXP_HI), _mm512_max_ps(_mm512_set1_ps(EXP_LO), x));
+  const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(LN2_HI), x);
+  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(LN2_LO), r);
+  __m512 p = _mm512_set1_ps(EXP_P0);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P1));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P2));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P3));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P4));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P5));
+  p = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
+  const __m512i e = _mm512_slli_epi32(
+      _mm512_add_epi32(_mm512_cvtps_epi32(k), _mm512_set1_epi32(127)), 23);
+  return _mm512_maskz_mul_ps((__mmask16)~under, p, _mm512_castsi512_ps(e));
+}
+
+EL_TARGET_AVX512 static float f32_exp_sum_avx512(const float* x, float* y, int64_t n, float max,
+                                                 float beta) {
+  const __m512 vmax = _mm512_set1_ps(max), vbeta = _mm512_set1_ps(beta);
+  __m512 sum = _mm512_setzero_ps();
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 keep = tail16(n - i);
+    const __m512 v = _mm512_maskz_loadu_ps(keep, x + i);
+    const __m512 e = exp_avx512(_mm512_mul_ps(_mm512_sub_ps(v, vmax), vbeta));
+    _mm512_mask_storeu_ps(y + i, keep, e);
+    sum = _mm512_mask_add_ps(sum, keep, sum, e);
+  }
+  return _mm512_reduce_add_ps(sum);
+}
+
+EL_TARGET_AVX512 static void f32_scale_avx512(float* y, int64_t n, float s) {
+  const __m512 vs = _mm512_set1_ps(s);
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 keep = tail16(n - i);
+    _mm512_mask_storeu_ps(y + i, keep, _mm512_mul_ps(_mm512_maskz_loadu_ps(keep, y + i), vs));
+  }
+}
+
+const el_ew_kernels el_ew_avx512 = {
+    .q8_binary = q8_binary_avx512,
+    .f32_binary = f32_binary_avx512,
+    .f32_accumulate = f32_accumulate_avx512,
+    .q8_accumulate = q8_accumulate_avx512,
+    .f32_max = f32_max_avx512,
+    .f32_exp_sum = f32_exp_sum_avx512,
+    .f32_scale = f32_scale_avx512,
+};
 
 #endif /* __x86_64__ */

@@ -1,8 +1,16 @@
-/* Optimized int8/uint8 MEAN over the spatial axes of an NHWC tensor (the global average pool of
- * classifier heads): per batch, the channels summed over all pixels with contiguous int32 lanes
- * (plain C the compiler vectorizes), then the reference requantization (input scale over output
- * scale with 1/count folded into the multiplier, as the reference kernel folds it). Other
- * reductions run the reference kernel.
+/* Optimized MEAN.
+ *
+ * int8/uint8 over the spatial axes of an NHWC tensor (the global average pool of classifier
+ * heads): per batch, the channels summed over all pixels in int32 lanes, then the reference
+ * requantization (input scale over output scale with 1/count folded into the multiplier, as
+ * the reference kernel folds it).
+ *
+ * float32 over any one contiguous block of axes (after dropping extents of 1): the input is
+ * [outer, reduced, inner] and every output row of `inner` values adds the reduced rows one
+ * after the other, starting from 0, then divides by the count: the reference's additions in the
+ * reference's order, so the same bits.
+ *
+ * Other reductions run the reference kernel.
  *
  * The reference MEAN keeps its state private, so this registration holds that state apart and
  * hands it to the reference prepare/invoke in node->user_data for the duration of the call. */
@@ -10,6 +18,7 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
+#include "kernels/optimized/ew_kernels.h"
 #include "kernels/optimized/opt_kernels.h"
 #include "kernels/optimized/requant.h"
 #include "kernels/quant_util.h"
@@ -19,6 +28,10 @@ enum { kMaxChannels = 1 << 16 };
 typedef struct opt_mean_state {
   void* ref_state;
   int fast;
+  int is_float;
+  const el_ew_kernels* k;
+  int64_t outer, reduced, inner; /* float: the input as [outer, reduced, inner] */
+  float count;                   /* float: input elements per output element */
   int is_unsigned;
   int batches, pixels, channels;
   int32_t mult, lshift, rshift;
@@ -64,6 +77,39 @@ static int spatial_axes(const TfLiteTensor* input, const TfLiteTensor* axes) {
   return seen == 6;
 }
 
+/* The float plan: true when the reduced axes of extent > 1 are one contiguous block. */
+static int float_plan(const TfLiteTensor* input, const TfLiteTensor* axes, opt_mean_state* s) {
+  const int rank = el_ndims(input);
+  if (!el_is_constant_or_persistent(axes) || rank > 8) return 0;
+  int reduced[8] = {0};
+  for (int64_t i = 0; i < el_num_elements(axes); ++i) {
+    int64_t a = el_read_index(axes, i);
+    if (a < 0) a += rank;
+    if (a < 0 || a >= rank) return 0;
+    reduced[a] = 1;
+  }
+  int64_t count = 1, sizes[3] = {1, 1, 1};
+  int part = 0; /* 0: before the block, 1: inside, 2: after */
+  for (int d = 0; d < rank; ++d) {
+    const int64_t extent = input->dims->data[d];
+    if (extent <= 0) return 0;
+    if (reduced[d]) count *= extent;
+    if (extent == 1) continue;
+    if (reduced[d]) {
+      if (part == 2) return 0;
+      part = 1;
+    } else if (part == 1) {
+      part = 2;
+    }
+    sizes[part] *= extent;
+  }
+  s->outer = sizes[0];
+  s->reduced = sizes[1];
+  s->inner = sizes[2];
+  s->count = (float)count;
+  return 1;
+}
+
 static TfLiteStatus opt_mean_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_check_user_data(ctx, node));
   EL_ENSURE_OK(ctx, with_ref_state(ctx, node, el_ref_mean.prepare));
@@ -72,6 +118,12 @@ static TfLiteStatus opt_mean_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* input = el_optional_input(ctx, node, 0);
   const TfLiteTensor* axes = el_optional_input(ctx, node, 1);
   const TfLiteTensor* output = &ctx->tensors[node->outputs->data[0]];
+  s->k = el_ew_kernels_for(el_context_isa(ctx));
+  s->is_float = input->type == kTfLiteFloat32;
+  if (s->is_float) {
+    s->fast = output->type == kTfLiteFloat32 && !el_is_dynamic(output) && float_plan(input, axes, s);
+    return kTfLiteOk;
+  }
   if ((input->type != kTfLiteInt8 && input->type != kTfLiteUInt8) || output->type != input->type ||
       !spatial_axes(input, axes) || el_is_dynamic(output)) {
     return kTfLiteOk;
@@ -103,9 +155,31 @@ static TfLiteStatus opt_mean_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   return kTfLiteOk;
 }
 
+static TfLiteStatus mean_f32(TfLiteContext* ctx, TfLiteNode* node, const opt_mean_state* s) {
+  const float* in = ctx->tensors[node->inputs->data[0]].data.f;
+  float* out = ctx->tensors[node->outputs->data[0]].data.f;
+  EL_ENSURE(ctx, in != NULL && out != NULL);
+  const int64_t inner = s->inner;
+  for (int64_t o = 0; o < s->outer; ++o) {
+    float* acc = out + o * inner;
+    const float* x = in + o * s->reduced * inner;
+    if (inner == 1) {
+      float sum = 0.0f;
+      for (int64_t r = 0; r < s->reduced; ++r) sum += x[r];
+      acc[0] = sum / s->count;
+      continue;
+    }
+    for (int64_t i = 0; i < inner; ++i) acc[i] = 0.0f;
+    for (int64_t r = 0; r < s->reduced; ++r, x += inner) s->k->f32_accumulate(acc, x, inner);
+    for (int64_t i = 0; i < inner; ++i) acc[i] /= s->count;
+  }
+  return kTfLiteOk;
+}
+
 static TfLiteStatus opt_mean_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const opt_mean_state* s = (const opt_mean_state*)node->user_data;
   if (!s->fast) return with_ref_state(ctx, node, el_ref_mean.invoke);
+  if (s->is_float) return mean_f32(ctx, node, s);
   const uint8_t* in = (const uint8_t*)ctx->tensors[node->inputs->data[0]].data.raw_const;
   int8_t* out = (int8_t*)ctx->tensors[node->outputs->data[0]].data.raw;
   int32_t* sums = (int32_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
@@ -115,14 +189,7 @@ static TfLiteStatus opt_mean_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   for (int b = 0; b < s->batches; ++b) {
     const uint8_t* x = in + (size_t)b * (size_t)s->pixels * (size_t)c;
     for (int k = 0; k < c; ++k) sums[k] = bias;
-    for (int p = 0; p < s->pixels; ++p, x += c) {
-      if (s->is_unsigned) {
-        for (int k = 0; k < c; ++k) sums[k] = (int32_t)((uint32_t)sums[k] + x[k]);
-      } else {
-        const int8_t* xs = (const int8_t*)x;
-        for (int k = 0; k < c; ++k) sums[k] = (int32_t)((uint32_t)sums[k] + (uint32_t)(int32_t)xs[k]);
-      }
-    }
+    for (int p = 0; p < s->pixels; ++p, x += c) s->k->q8_accumulate(sums, x, s->is_unsigned, c);
     int8_t* o = out + (size_t)b * (size_t)c;
     for (int k = 0; k < c; ++k) {
       o[k] = (int8_t)el_requant_one(sums[k], s->mult, s->lshift, s->rshift, s->out_zp, s->lo, s->hi);

@@ -18,6 +18,7 @@ extern const TfLiteRegistration el_opt_conv_2d;
 extern const TfLiteRegistration el_opt_depthwise_conv_2d;
 extern const TfLiteRegistration el_opt_fully_connected;
 extern const TfLiteRegistration el_opt_add;
+extern const TfLiteRegistration el_opt_sub;
 extern const TfLiteRegistration el_opt_mul;
 extern const TfLiteRegistration el_opt_mean;
 extern const TfLiteRegistration el_opt_dequantize;
