@@ -474,6 +474,106 @@ def mean(dtype: str) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
+def softmax(dtype: str, out_dtype: str = "") -> Callable[[np.random.Generator], Case]:
+    """SOFTMAX over rows of 1 to 2000 values, beta from 0.1 to 3: float32 (vector exponential,
+    within the float tolerance) or int8/uint8 inputs with 8-bit or int16 outputs (bit-exact),
+    input scales wide enough that some differences fall below the reference's diff_min."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        depth = int(_pick(rng, (1, 2, 7, 12, 16, 17, 64, 100, 255, 256, 257, 1000, 1001, 2000)))
+        rows = int(_pick(rng, (1, 1, 2, 3, 5)))
+        shape = [rows, depth] if rng.random() < 0.7 else [1, rows, 1, depth]
+        beta = _f32(_pick(rng, (1.0, 1.0, rng.uniform(0.1, 3.0))))
+        opts = options("Softmax", beta=beta)
+        if dtype == "float32":
+            model = single_op_model("SOFTMAX", [TensorSpec(shape, np.float32)], [TensorSpec(shape, np.float32)],
+                                    options=opts)
+            x = (rng.standard_normal(shape) * _logu(rng, 0.1, 30.0)).astype(np.float32)
+            return Case(f"softmax float32 {shape} beta={beta:.3g}", model, [x], FLOAT_TOL)
+        odt = out_dtype or dtype
+        xq = Quant(_logu(rng, 0.005, 0.5), int(rng.integers(0, 256)) if dtype == "uint8" else int(rng.integers(-128, 128)))
+        if odt == "int16":
+            yq = Quant(1.0 / 32768, 0)
+        else:
+            yq = Quant(1.0 / 256, 0 if odt == "uint8" else -128)
+        model = single_op_model("SOFTMAX", [TensorSpec(shape, dtype, quant=xq)], [TensorSpec(shape, odt, quant=yq)],
+                                options=opts, version=2)
+        x = _ints(rng, dtype, shape)
+        if rng.random() < 0.3:  # rows of few distinct values: ties and long runs of one difference
+            x = np.sort(x, axis=-1) // 64 * 64
+            x = x.astype(dtype)
+        return Case(f"softmax {dtype}->{odt} {shape} beta={beta:.3g} in_scale={xq.scale:.3g}", model, [x])
+
+    return gen
+
+
+def pad(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
+    """PAD / PADV2 of ranks 1-4 with paddings of 0-3 on each side (all zero now and then),
+    constant values for PADV2, zero-sized inputs, and the MobileNetV2 stride-2 pad (H, W only)."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        rank = int(rng.integers(1, 5))
+        shape = [int(_pick(rng, (1, 1, 2, 3, 5, 8, 16, 17))) for _ in range(rank)]
+        if rng.random() < 0.05:
+            shape[int(rng.integers(0, rank))] = 0
+        pads = rng.integers(0, 4, size=(rank, 2)) * (rng.random((rank, 2)) < 0.6)
+        if rng.random() < 0.1:
+            pads[:] = 0
+        if rank == 4 and rng.random() < 0.3:
+            pads[:] = 0
+            pads[1] = (0, 1)
+            pads[2] = (0, 1)
+        out = [d + int(p.sum()) for d, p in zip(shape, pads)]
+        quant = _act_quant(rng, dtype) if dtype in ("int8", "uint8") else (
+            Quant(0.01, 0) if dtype == "int16" else None)
+        tensors = [TensorSpec(shape, dtype, quant=quant),
+                   TensorSpec([rank, 2], np.int32, data=pads.astype(np.int32))]
+        if op == "PADV2":
+            if dtype == "float32":
+                value = np.array([_pick(rng, (0.0, -1.5, 3.25))], np.float32)
+            else:
+                value = _ints(rng, dtype, [1])
+            vshape = [1] if rng.random() < 0.5 else []
+            tensors.append(TensorSpec(vshape, dtype, data=value.reshape(vshape), quant=quant))
+        model = single_op_model(op, tensors, [TensorSpec(out, dtype, quant=quant)], version=2 if dtype != "float32" else 1)
+        x = (rng.standard_normal(shape).astype(np.float32) if dtype == "float32" else _ints(rng, dtype, shape))
+        return Case(f"{op.lower()} {dtype} {shape} pads{pads.tolist()}", model, [x])
+
+    return gen
+
+
+def concat(dtype: str) -> Callable[[np.random.Generator], Case]:
+    """CONCATENATION of 2-5 operands along any axis (negative too) of ranks 1-4; float32 with
+    fused activations, uint8 with differing quantization (rescaled), int8/int16 sharing it."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        rank = int(rng.integers(1, 5))
+        base = [int(_pick(rng, (1, 2, 3, 4, 7, 16, 28))) for _ in range(rank)]
+        axis = int(rng.integers(-rank, rank))
+        n = int(rng.integers(2, 6))
+        shapes = []
+        for _ in range(n):
+            sh = list(base)
+            sh[axis] = int(_pick(rng, (0, 1, 2, 3, 16, 64))) if rng.random() < 0.9 else 0
+            shapes.append(sh)
+        out = list(base)
+        out[axis] = sum(sh[axis] for sh in shapes)
+        act = _pick(rng, ACTIVATIONS) if dtype == "float32" else "NONE"
+        qo = _act_quant(rng, dtype) if dtype in ("int8", "uint8") else (Quant(0.01, 0) if dtype == "int16" else None)
+        qs = [qo] * n
+        if dtype == "uint8":
+            qs = [qo if rng.random() < 0.4 else _act_quant(rng, dtype) for _ in range(n)]
+        model = single_op_model("CONCATENATION", [TensorSpec(sh, dtype, quant=q) for sh, q in zip(shapes, qs)],
+                                [TensorSpec(out, dtype, quant=qo)],
+                                options=options("Concatenation", axis=axis, fused_activation_function=act),
+                                version=2 if dtype != "float32" else 1)
+        xs = [(rng.standard_normal(sh) * 3).astype(np.float32) if dtype == "float32" else _ints(rng, dtype, sh)
+              for sh in shapes]
+        return Case(f"concat {dtype} {shapes} axis={axis} {act}", model, xs)
+
+    return gen
+
+
 def pool(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
     """AVERAGE_POOL_2D / MAX_POOL_2D: small windows with strides and padding, and global pools."""
 
@@ -525,6 +625,11 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "SUB": [binary_float("SUB")],
     "MUL": [binary("MUL", "int8"), binary("MUL", "uint8"), binary_float("MUL")],
     "MEAN": [mean("int8"), mean("int8"), mean("uint8"), mean_float()],
+    "SOFTMAX": [softmax("int8"), softmax("uint8"), softmax("float32"), softmax("int8", "int16"),
+                softmax("uint8", "int16")],
+    "PAD": [pad("PAD", "int8"), pad("PAD", "uint8"), pad("PAD", "float32"), pad("PAD", "int16")],
+    "PADV2": [pad("PADV2", "int8"), pad("PADV2", "uint8"), pad("PADV2", "float32"), pad("PADV2", "int16")],
+    "CONCATENATION": [concat("int8"), concat("uint8"), concat("float32"), concat("int16")],
     "AVERAGE_POOL_2D": [pool("AVERAGE_POOL_2D", "int8"), pool("AVERAGE_POOL_2D", "uint8"),
                         pool("AVERAGE_POOL_2D", "float32")],
     "MAX_POOL_2D": [pool("MAX_POOL_2D", "int8"), pool("MAX_POOL_2D", "uint8"), pool("MAX_POOL_2D", "float32")],

@@ -141,7 +141,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_GELU, 1, 3, el_ref_gelu),
     REF(EL_OP_PRELU, 1, 1, el_ref_prelu),
     /* softmax.c */
-    REF(EL_OP_SOFTMAX, 1, 4, el_ref_softmax),
+    OPT(EL_OP_SOFTMAX, 1, 4, el_ref_softmax, el_opt_softmax),
     REF(EL_OP_LOG_SOFTMAX, 1, 2, el_ref_log_softmax),
     /* conv.c, depthwise_conv.c, fully_connected.c, pooling.c */
     OPT(EL_OP_CONV_2D, 1, 8, el_ref_conv_2d, el_opt_conv_2d),
@@ -162,7 +162,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_EXPAND_DIMS, 1, 1, el_ref_expand_dims),
     REF(EL_OP_SHAPE, 1, 1, el_ref_shape),
     /* concat.c */
-    REF(EL_OP_CONCATENATION, 1, 7, el_ref_concatenation),
+    OPT(EL_OP_CONCATENATION, 1, 7, el_ref_concatenation, el_opt_concatenation),
     REF(EL_OP_PACK, 1, 5, el_ref_pack),
     REF(EL_OP_UNPACK, 1, 6, el_ref_unpack),
     REF(EL_OP_SPLIT, 1, 5, el_ref_split),
@@ -171,8 +171,8 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_STRIDED_SLICE, 1, 8, el_ref_strided_slice),
     REF(EL_OP_SLICE, 1, 8, el_ref_slice),
     REF(EL_OP_TRANSPOSE, 1, 9, el_ref_transpose),
-    REF(EL_OP_PAD, 1, 6, el_ref_pad),
-    REF(EL_OP_PADV2, 1, 6, el_ref_padv2),
+    OPT(EL_OP_PAD, 1, 6, el_ref_pad, el_opt_pad),
+    OPT(EL_OP_PADV2, 1, 6, el_ref_padv2, el_opt_padv2),
     REF(EL_OP_RESIZE_BILINEAR, 1, 4, el_ref_resize_bilinear),
     REF(EL_OP_RESIZE_NEAREST_NEIGHBOR, 1, 4, el_ref_resize_nearest_neighbor),
     REF(EL_OP_GATHER, 1, 8, el_ref_gather),

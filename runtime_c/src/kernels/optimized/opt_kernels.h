@@ -24,6 +24,10 @@ extern const TfLiteRegistration el_opt_mean;
 extern const TfLiteRegistration el_opt_dequantize;
 extern const TfLiteRegistration el_opt_average_pool_2d;
 extern const TfLiteRegistration el_opt_max_pool_2d;
+extern const TfLiteRegistration el_opt_softmax;
+extern const TfLiteRegistration el_opt_pad;
+extern const TfLiteRegistration el_opt_padv2;
+extern const TfLiteRegistration el_opt_concatenation;
 
 /* The CPU backend of the interpreter running `ctx` (NULL outside an edgelite interpreter:
  * kernels then run on one thread at the best ISA level). */
