@@ -1,6 +1,19 @@
-/* Worker threads that spin briefly after a job (ops of one invoke follow each other within
- * microseconds, and a sleeping thread takes tens of microseconds to wake) and then sleep on a
- * condition variable until the next job or the pool's destruction. */
+/* Worker threads that spin for a bounded time after a job (the ops of one invoke follow each
+ * other within microseconds, and waking a sleeping thread costs tens of microseconds) and then
+ * sleep on a condition variable, so an idle interpreter burns no core.
+ *
+ * A job is open until the caller has claimed or run out of tasks; a worker joins it only while
+ * it is open, and the caller then waits only for the workers that joined. A worker the system
+ * has not scheduled yet (the core busy with another program) thus never delays the caller: it
+ * finds the job closed when it runs and goes back to waiting. The caller waits for joined
+ * workers by spinning briefly and then blocking, which leaves its core idle so the system may
+ * move a preempted worker onto it.
+ *
+ * On a machine busy with other programs a worker is sometimes preempted inside a task, and the
+ * caller then waits a whole scheduler slice (milliseconds) for it: far more than the op takes on
+ * one thread. When the caller waited for workers clearly longer than one task can take, the pool
+ * runs the following jobs on the caller alone for a while (doubling on repeated stalls, reset
+ * after a run of clean jobs), so two threads on a loaded machine cost about what one does. */
 #define _POSIX_C_SOURCE 200809L
 #include "threadpool.h"
 
@@ -8,12 +21,29 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
-/* Spins (each a CPU pause) of a worker waiting for the next job before it sleeps, of the
- * caller waiting for the workers before it starts yielding its core, and between two yields of
- * a spinning worker (so a core shared with other programs is handed over regularly). */
-enum { kWorkerSpins = 1 << 12, kCallerSpins = 1 << 10, kSpinsPerYield = 1 << 7 };
+/* How long a worker spins for the next job before it sleeps, and how long the caller spins for
+ * joined workers to finish before it blocks (nanoseconds). Between two ops of an invoke the
+ * gap is a few microseconds; between invokes from Python, tens. */
+enum { kWorkerSpinNs = 200000, kCallerSpinNs = 20000 };
+/* Spinning reads the clock every kPausesPerClockRead pauses (a few microseconds) and yields the
+ * core every kPausesPerYield, so a thread sharing its core with ours (or another program) runs.
+ * A gap above kPreemptedNs between two clock reads means the spinner was descheduled: the
+ * machine is busy, and spinning on would take time from threads with work, so it stops. */
+enum { kPausesPerClockRead = 32, kPausesPerYield = 64, kPreemptedNs = 50000 };
+/* A wait for workers longer than the caller's own share of the job plus kStallSlackNs is a
+ * stall; the caller then runs jobs alone for kSoloMinNs, doubled per stall up to kSoloMaxNs,
+ * back to kSoloMinNs after kCleanJobs jobs without a stall. */
+enum { kStallSlackNs = 100000, kSoloMinNs = 2000000, kSoloMaxNs = 64000000, kCleanJobs = 256 };
+
+/* The join word: the job's generation in the high 32 bits, kOpen while workers may join, and
+ * the number of workers inside the job in the low bits. */
+#define kOpen ((uint64_t)1 << 31)
+#define kCountMask (kOpen - 1)
 
 typedef struct worker {
   struct el_threadpool* pool;
@@ -25,18 +55,23 @@ struct el_threadpool {
   pthread_t* handles;
   worker* workers;
   int started;
-  pthread_mutex_t mu;
-  pthread_cond_t wake;
-  atomic_uint generation; /* bumped under mu for every job */
-  atomic_int stop;
-  atomic_int next_task;
-  atomic_int busy_workers; /* workers that have not finished the current job */
-  atomic_int sleepers;     /* workers blocked (or about to block) on `wake` */
-  /* The current job; written before the generation bump that publishes it. */
+  /* Written by the caller and read by joined workers: on its own cache line. */
+  _Alignas(64) atomic_uint_fast64_t join;
   int tasks;
   int max_threads;
   el_task_fn fn;
   void* arg;
+  _Alignas(64) atomic_int next_task;
+  _Alignas(64) atomic_int stop;
+  atomic_int sleepers;       /* workers blocked (or about to block) on `wake` */
+  atomic_int caller_waiting; /* the caller blocked (or about to block) on `done` */
+  pthread_mutex_t mu;
+  pthread_cond_t wake;
+  pthread_cond_t done;
+  /* The caller's own state, touched by no worker. */
+  int64_t solo_until; /* jobs run on the caller alone before this time */
+  int64_t solo_ns;    /* length of the next solo period */
+  int clean_jobs;     /* jobs without a stall since the last one */
 };
 
 static inline void cpu_relax(void) {
@@ -47,6 +82,35 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+typedef struct spin_clock {
+  int64_t deadline;
+  int64_t last;
+} spin_clock;
+
+static void spin_start(spin_clock* c, int64_t budget_ns) {
+  c->last = now_ns();
+  c->deadline = c->last + budget_ns;
+}
+
+/* One step (the i-th, from 1) of a bounded spin; false once the spin should end. */
+static bool spin_once(spin_clock* c, int i) {
+  cpu_relax();
+  if (i % kPausesPerYield == 0) sched_yield();
+  if (i % kPausesPerClockRead != 0) return true;
+  const int64_t t = now_ns();
+  const bool go_on = t < c->deadline && t - c->last < kPreemptedNs;
+  c->last = t;
+  return go_on;
+}
+
+static inline unsigned generation_of(uint64_t s) { return (unsigned)(s >> 32); }
+
 static void run_tasks(el_threadpool* p, int thread) {
   for (;;) {
     const int t = atomic_fetch_add_explicit(&p->next_task, 1, memory_order_relaxed);
@@ -55,64 +119,92 @@ static void run_tasks(el_threadpool* p, int thread) {
   }
 }
 
+/* Waits until the join word carries a generation other than `seen` (or the pool stops) and
+ * returns it: spinning for kWorkerSpinNs, then asleep. */
+static uint64_t await_job(el_threadpool* p, unsigned seen) {
+  uint64_t s = atomic_load_explicit(&p->join, memory_order_acquire);
+  if (generation_of(s) != seen) return s;
+  spin_clock clock;
+  spin_start(&clock, kWorkerSpinNs);
+  for (int i = 1;; ++i) {
+    s = atomic_load_explicit(&p->join, memory_order_acquire);
+    if (generation_of(s) != seen || atomic_load_explicit(&p->stop, memory_order_relaxed)) return s;
+    if (!spin_once(&clock, i)) break;
+  }
+  /* Announce the sleep before the last look at the word (both sequentially consistent), so a
+   * caller that publishes a job either sees a sleeper or is seen here. */
+  pthread_mutex_lock(&p->mu);
+  atomic_fetch_add(&p->sleepers, 1);
+  while (generation_of(s = atomic_load(&p->join)) == seen && !atomic_load(&p->stop)) {
+    pthread_cond_wait(&p->wake, &p->mu);
+  }
+  atomic_fetch_sub(&p->sleepers, 1);
+  pthread_mutex_unlock(&p->mu);
+  return s;
+}
+
+static void leave_job(el_threadpool* p) {
+  const uint64_t before = atomic_fetch_sub(&p->join, 1);
+  if ((before & (kOpen | kCountMask)) == 1 && atomic_load(&p->caller_waiting)) {
+    pthread_mutex_lock(&p->mu);
+    pthread_cond_signal(&p->done);
+    pthread_mutex_unlock(&p->mu);
+  }
+}
+
 static void* worker_main(void* arg) {
   worker* w = (worker*)arg;
   el_threadpool* p = w->pool;
   unsigned seen = 0;
   for (;;) {
-    unsigned gen = atomic_load_explicit(&p->generation, memory_order_acquire);
-    for (int i = 1; gen == seen && i <= kWorkerSpins; ++i) {
-      if (atomic_load_explicit(&p->stop, memory_order_relaxed)) break;
-      if (i % kSpinsPerYield == 0) {
-        sched_yield();
-      } else {
-        cpu_relax();
-      }
-      gen = atomic_load_explicit(&p->generation, memory_order_acquire);
-    }
-    if (gen == seen) {
-      /* Announce the sleep before the last look at the generation (both sequentially
-       * consistent), so a caller that bumps it either sees a sleeper or is seen here. */
-      pthread_mutex_lock(&p->mu);
-      atomic_fetch_add(&p->sleepers, 1);
-      while ((gen = atomic_load(&p->generation)) == seen && !atomic_load(&p->stop)) {
-        pthread_cond_wait(&p->wake, &p->mu);
-      }
-      atomic_fetch_sub(&p->sleepers, 1);
-      pthread_mutex_unlock(&p->mu);
-    }
+    uint64_t s = await_job(p, seen);
     if (atomic_load_explicit(&p->stop, memory_order_acquire)) return NULL;
-    seen = gen;
+    seen = generation_of(s);
+    /* Join while the job of generation `seen` is open; a failed exchange reloads s. */
+    while (generation_of(s) == seen && (s & kOpen) != 0 &&
+           !atomic_compare_exchange_weak_explicit(&p->join, &s, s + 1, memory_order_acq_rel,
+                                                  memory_order_acquire)) {
+    }
+    if (generation_of(s) != seen || (s & kOpen) == 0) continue;
     if (w->id < p->max_threads) run_tasks(p, w->id);
-    atomic_fetch_sub_explicit(&p->busy_workers, 1, memory_order_release);
+    leave_job(p);
   }
 }
 
 el_threadpool* el_threadpool_create(int threads) {
   if (threads < 2) return NULL;
-  el_threadpool* p = calloc(1, sizeof *p);
+  el_threadpool* p = aligned_alloc(64, (sizeof *p + 63) / 64 * 64);
   if (p == NULL) return NULL;
   p->threads = threads;
+  p->started = 0;
   p->handles = calloc((size_t)threads, sizeof *p->handles);
   p->workers = calloc((size_t)threads, sizeof *p->workers);
-  if (p->handles == NULL || p->workers == NULL || pthread_mutex_init(&p->mu, NULL) != 0) {
+  int inits = 0;
+  if (p->handles != NULL && p->workers != NULL) {
+    inits += pthread_mutex_init(&p->mu, NULL) == 0;
+    inits += inits == 1 && pthread_cond_init(&p->wake, NULL) == 0;
+    inits += inits == 2 && pthread_cond_init(&p->done, NULL) == 0;
+  }
+  if (inits != 3) {
+    if (inits >= 2) pthread_cond_destroy(&p->wake);
+    if (inits >= 1) pthread_mutex_destroy(&p->mu);
     free(p->handles);
     free(p->workers);
     free(p);
     return NULL;
   }
-  if (pthread_cond_init(&p->wake, NULL) != 0) {
-    pthread_mutex_destroy(&p->mu);
-    free(p->handles);
-    free(p->workers);
-    free(p);
-    return NULL;
-  }
-  atomic_init(&p->generation, 0u);
-  atomic_init(&p->stop, 0);
+  atomic_init(&p->join, 0);
   atomic_init(&p->next_task, 0);
-  atomic_init(&p->busy_workers, 0);
+  atomic_init(&p->stop, 0);
   atomic_init(&p->sleepers, 0);
+  atomic_init(&p->caller_waiting, 0);
+  p->tasks = 0;
+  p->max_threads = 0;
+  p->fn = NULL;
+  p->arg = NULL;
+  p->solo_until = 0;
+  p->solo_ns = kSoloMinNs;
+  p->clean_jobs = 0;
   /* Workers never take signals: the host program (Python) handles them on its own threads. */
   sigset_t all, old;
   sigfillset(&all);
@@ -138,6 +230,7 @@ void el_threadpool_destroy(el_threadpool* p) {
   pthread_cond_broadcast(&p->wake);
   pthread_mutex_unlock(&p->mu);
   for (int i = 1; i <= p->started; ++i) pthread_join(p->handles[i], NULL);
+  pthread_cond_destroy(&p->done);
   pthread_cond_destroy(&p->wake);
   pthread_mutex_destroy(&p->mu);
   free(p->handles);
@@ -147,29 +240,60 @@ void el_threadpool_destroy(el_threadpool* p) {
 
 int el_threadpool_threads(const el_threadpool* p) { return p ? p->threads : 1; }
 
+/* Waits for the workers that joined the closed job to leave it: a short spin, then asleep. */
+static void await_workers(el_threadpool* p) {
+  spin_clock clock;
+  spin_start(&clock, kCallerSpinNs);
+  for (int i = 1; (atomic_load_explicit(&p->join, memory_order_acquire) & kCountMask) != 0; ++i) {
+    if (!spin_once(&clock, i)) {
+      atomic_store(&p->caller_waiting, 1);
+      pthread_mutex_lock(&p->mu);
+      while ((atomic_load(&p->join) & kCountMask) != 0) pthread_cond_wait(&p->done, &p->mu);
+      pthread_mutex_unlock(&p->mu);
+      atomic_store(&p->caller_waiting, 0);
+      return;
+    }
+  }
+}
+
 void el_threadpool_run(el_threadpool* p, int tasks, int max_threads, el_task_fn fn, void* arg) {
-  if (p == NULL || tasks <= 1 || max_threads <= 1) {
+  const int64_t start = p != NULL && tasks > 1 && max_threads > 1 ? now_ns() : 0;
+  if (p == NULL || tasks <= 1 || max_threads <= 1 || start < p->solo_until) {
     for (int t = 0; t < tasks; ++t) fn(arg, t, 0);
     return;
   }
+  /* No worker is inside a job here (the last run waited for them), so the job may change. */
   p->tasks = tasks;
   p->max_threads = max_threads < p->threads ? max_threads : p->threads;
   p->fn = fn;
   p->arg = arg;
   atomic_store_explicit(&p->next_task, 0, memory_order_relaxed);
-  atomic_store_explicit(&p->busy_workers, p->threads - 1, memory_order_relaxed);
-  atomic_fetch_add(&p->generation, 1u);
+  const unsigned gen = generation_of(atomic_load_explicit(&p->join, memory_order_relaxed)) + 1u;
+  atomic_store(&p->join, ((uint64_t)gen << 32) | kOpen);
   if (atomic_load(&p->sleepers) > 0) {
     pthread_mutex_lock(&p->mu);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
   }
   run_tasks(p, 0);
-  for (int i = 0; atomic_load_explicit(&p->busy_workers, memory_order_acquire) > 0; ++i) {
-    if (i < kCallerSpins) {
-      cpu_relax();
+  /* Every task is claimed: close the job to late workers and wait for those inside. */
+  const uint64_t before = atomic_fetch_and(&p->join, ~kOpen);
+  if ((before & kCountMask) == 0) {
+    ++p->clean_jobs;
+  } else {
+    const int64_t claimed = now_ns();
+    await_workers(p);
+    const int64_t end = now_ns();
+    if (end - claimed > claimed - start + kStallSlackNs) {
+      p->solo_until = end + p->solo_ns;
+      p->solo_ns = p->solo_ns * 2 < kSoloMaxNs ? p->solo_ns * 2 : kSoloMaxNs;
+      p->clean_jobs = 0;
     } else {
-      sched_yield();
+      ++p->clean_jobs;
     }
+  }
+  if (p->clean_jobs >= kCleanJobs) {
+    p->solo_ns = kSoloMinNs;
+    p->clean_jobs = 0;
   }
 }

@@ -13,6 +13,7 @@ void test_model(const char* corpus);
 void test_interpreter(const char* corpus);
 void test_delegate(const char* corpus);
 void test_no_alloc(const char* corpus);
+void test_threadpool(void);
 
 int main(int argc, char** argv) {
   const char* corpus = argc > 1 ? argv[1] : NULL;
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   if (!only || !strcmp(only, "interpreter")) test_interpreter(corpus);
   if (!only || !strcmp(only, "delegate")) test_delegate(corpus);
   if (!only || !strcmp(only, "no_alloc")) test_no_alloc(corpus);
+  if (!only || !strcmp(only, "threadpool")) test_threadpool();
   printf("%d checks, %d failed\n", g_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

@@ -233,8 +233,9 @@ static void dw_task(void* arg, int task, int thread) {
   (void)thread;
   const dw_job* j = (const dw_job*)arg;
   const el_opt_dw* s = j->s;
-  const int r0 = (int)((int64_t)j->rows * task / j->tasks);
-  const int r1 = (int)((int64_t)j->rows * (task + 1) / j->tasks);
+  /* Tasks split the output pixels, not rows: maps of 7 or 14 rows split evenly too. */
+  const int64_t pixels = (int64_t)j->rows * s->out_w;
+  const int64_t p0 = pixels * task / j->tasks, p1 = pixels * (task + 1) / j->tasks;
   const size_t pixel = (size_t)s->channels * j->elem;
   /* Output columns whose taps all fall inside the image: one run per row. */
   int lo = (s->pad_w + s->sw - 1) / s->sw;
@@ -245,7 +246,10 @@ static void dw_task(void* arg, int task, int thread) {
   if (hi < lo) hi = lo;
   const uint8_t* rows[MAX_TAPS];
   const void* tp[MAX_TAPS];
-  for (int row = r0; row < r1; ++row) {
+  for (int row = (int)(p0 / s->out_w); (int64_t)row * s->out_w < p1; ++row) {
+    const int64_t first = (int64_t)row * s->out_w;
+    const int x0 = first < p0 ? (int)(p0 - first) : 0;
+    const int x1 = first + s->out_w > p1 ? (int)(p1 - first) : s->out_w;
     const int b = row / s->out_h, oy = row % s->out_h;
     const int iy0 = oy * s->sh - s->pad_h;
     for (int fy = 0; fy < s->kh; ++fy) {
@@ -255,14 +259,15 @@ static void dw_task(void* arg, int task, int thread) {
                      : (const uint8_t*)s->zero_row;
     }
     uint8_t* out = j->out + (size_t)row * (size_t)s->out_w * pixel;
-    for (int ox = 0; ox < s->out_w; ++ox) {
-      if (ox == lo && hi > lo) {
-        const int ix0 = lo * s->sw - s->pad_w;
+    for (int ox = x0; ox < x1; ++ox) {
+      if (ox >= lo && ox < hi) {
+        const int end = hi < x1 ? hi : x1;
+        const int ix0 = ox * s->sw - s->pad_w;
         for (int fy = 0, t = 0; fy < s->kh; ++fy) {
           for (int fx = 0; fx < s->kw; ++fx, ++t) tp[t] = rows[fy] + (size_t)(ix0 + fx * s->dw) * pixel;
         }
-        run(s, j, tp, (ptrdiff_t)((size_t)s->sw * pixel), hi - lo, out + (size_t)lo * pixel, pixel);
-        ox = hi - 1;
+        run(s, j, tp, (ptrdiff_t)((size_t)s->sw * pixel), end - ox, out + (size_t)ox * pixel, pixel);
+        ox = end - 1;
         continue;
       }
       const int ix0 = ox * s->sw - s->pad_w;
@@ -291,7 +296,8 @@ static TfLiteStatus opt_dw_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   j.rows = s->batches * s->out_h;
   const el_cpu_backend* b = el_context_backend(ctx);
   const int threads = el_cpu_threads(b) < s->threads ? el_cpu_threads(b) : s->threads;
-  j.tasks = el_opt_task_count(j.rows, threads);
+  const int64_t pixels = (int64_t)j.rows * s->out_w;
+  j.tasks = el_opt_task_count(pixels > 1 << 20 ? 1 << 20 : (int)pixels, threads);
   el_cpu_parallel(b, j.tasks, threads, dw_task, &j);
   return kTfLiteOk;
 }
