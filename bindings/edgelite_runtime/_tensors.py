@@ -102,11 +102,8 @@ class TensorSlot:
         return decode_strings(arr, self.shape)
 
 
-def write(slot: TensorSlot, value: Any) -> None:
-    """set_tensor: tflite's checks in tflite's order and with its messages, then the copy."""
-    if type(value) is np.ndarray and value.dtype is slot.dtype and value.shape == slot.shape and slot.writable:
-        slot.array[...] = value
-        return
+def checked_array(slot: TensorSlot, value: Any) -> np.ndarray:
+    """set_tensor's type and shape checks, in tflite's order and with its messages; the value as an array."""
     if isinstance(value, np.ndarray):
         arr = value
     else:
@@ -133,15 +130,24 @@ def write(slot: TensorSlot, value: Any) -> None:
             if got != want:
                 raise ValueError(f"Cannot set tensor: Dimension mismatch. Got {got} but expected {want} "
                                  f"for dimension {j} of input {slot.index}.")
-    if expected == T.STRING:
-        raise ValueError(f"Cannot set tensor: STRING input {slot.index} is not supported by edgelite.")
+    return arr
+
+
+def write(slot: TensorSlot, value: Any) -> None:
+    """set_tensor of a numeric tensor: tflite's checks in tflite's order and with its messages, then the copy."""
+    if type(value) is np.ndarray and value.dtype is slot.dtype and value.shape == slot.shape and slot.writable:
+        slot.array[...] = value
+        return
+    arr = checked_array(slot, value)
+    if slot.type == T.STRING:
+        raise ValueError(f"Cannot set tensor: STRING input {slot.index} needs the interpreter's string path.")
     if slot.constant:
         raise ValueError(f"Cannot set tensor: tensor {slot.index} ({slot.name}) is a constant of the model.")
     if slot.array is None:
         if not slot.address and slot.nbytes:
             raise ValueError("Cannot set tensor: Tensor is unallocated. Try calling allocate_tensors() first")
         raise ValueError(slot.problem)
-    if expected == T.INT4:
+    if slot.type == T.INT4:
         slot.array[...] = pack_int4(arr, slot.nbytes)
         return
     if arr.nbytes != slot.nbytes:

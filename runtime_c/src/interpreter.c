@@ -399,6 +399,55 @@ el_status el_tensor_copy_from(el_interpreter* it, int subgraph, int tensor_index
   return EL_OK;
 }
 
+/* The layout's own header: a count that matches the shape, offsets that start after the header,
+ * never go back and end exactly at the end of the buffer. */
+static int string_buffer_ok(const char* p, size_t bytes, size_t count) {
+  int32_t v;
+  if (bytes < sizeof v || bytes > INT32_MAX) return 0;
+  memcpy(&v, p, sizeof v);
+  if (v < 0 || (size_t)v != count || ((size_t)v + 2) * sizeof v > bytes) return 0;
+  int32_t prev = (int32_t)(((size_t)v + 2) * sizeof v);
+  for (size_t i = 0; i <= count; ++i) {
+    int32_t off;
+    memcpy(&off, p + (i + 1) * sizeof off, sizeof off);
+    if ((i == 0 && off != prev) || off < prev || (size_t)off > bytes) return 0;
+    prev = off;
+  }
+  return (size_t)prev == bytes;
+}
+
+el_status el_tensor_set_string(el_interpreter* it, int subgraph, int tensor_index, const void* src,
+                               size_t bytes) {
+  el_subgraph* sg = get_sg(it, subgraph);
+  if (sg == NULL) return bad_subgraph(it, subgraph);
+  if (tensor_index < 0 || (size_t)tensor_index >= sg->ctx.tensors_size) return bad_tensor(it, sg, tensor_index);
+  TfLiteTensor* t = &sg->ctx.tensors[tensor_index];
+  if (t->type != kTfLiteString) {
+    return fail(it, EL_VALUE_ERROR, "Cannot set tensor: tensor %d is not a STRING tensor", tensor_index);
+  }
+  if (sg->extra[tensor_index].is_constant || t->allocation_type != kTfLiteDynamic) {
+    return fail(it, EL_VALUE_ERROR, "Cannot set tensor: tensor %d is a constant", tensor_index);
+  }
+  if (t->dims == NULL) {
+    return fail(it, EL_VALUE_ERROR,
+                "Cannot set tensor: Tensor is unallocated. Try calling allocate_tensors() first");
+  }
+  size_t count = 0;
+  if (el_element_count(t->dims->data, t->dims->size, &count) != kTfLiteOk || src == NULL ||
+      !string_buffer_ok(src, bytes, count)) {
+    return fail(it, EL_VALUE_ERROR,
+                "Cannot set tensor: the string buffer of %zu bytes is not a well-formed buffer of %zu "
+                "strings",
+                bytes, count);
+  }
+  if (el_tensor_realloc(sg, tensor_index, bytes) != kTfLiteOk) {
+    return fail(it, EL_NO_MEMORY, "Out of memory setting string tensor %d to %zu bytes.", tensor_index, bytes);
+  }
+  t->bytes = bytes;
+  memcpy(t->data.raw, src, bytes);
+  return EL_OK;
+}
+
 el_status el_tensor_copy_to(const el_interpreter* it, int subgraph, int tensor_index, void* dst,
                             size_t bytes) {
   el_subgraph* sg = get_sg(it, subgraph);

@@ -167,6 +167,12 @@ el_status el_signature_get(const el_interpreter* interp, int index, el_signature
 /* Data. Copies check the byte count; the tensor must be allocated. */
 el_status el_tensor_copy_from(el_interpreter* interp, int subgraph, int tensor_index,
                               const void* src, size_t bytes);
+/* Replaces a non-constant STRING tensor's contents with `bytes` bytes in TFLite's string layout
+ * (int32 count, count + 1 int32 offsets from the buffer start, the bytes of the strings): the
+ * count must equal the tensor's element count and the offsets run from the end of the header to
+ * the end of the buffer without going back. The tensor's memory may move. */
+el_status el_tensor_set_string(el_interpreter* interp, int subgraph, int tensor_index,
+                               const void* src, size_t bytes);
 el_status el_tensor_copy_to(const el_interpreter* interp, int subgraph, int tensor_index,
                             void* dst, size_t bytes);
 
