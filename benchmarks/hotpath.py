@@ -22,11 +22,15 @@ CASES: Dict[str, Tuple] = {
     "mnv2_add_56x24": ("ADD", [1, 56, 56, 24], None, 1, None),
     "mnv2_mean_7x1280": ("MEAN", [1, 7, 7, 1280], None, 1, None),
     "mnv2_fc_1280x1000": ("FULLY_CONNECTED", [1, 1280], 1000, 1, None),
+    "mnv2_softmax_1001": ("SOFTMAX", [1, 1001], None, 1, None),
+    "mnv2_pad_s2_112x32": ("PAD", [1, 112, 112, 32], [[0, 0], [0, 1], [0, 1], [0, 0]], 1, None),
+    "mnv2_concat_28x64x2": ("CONCATENATION", [1, 28, 28, 64], 2, 1, None),
     "dscnn_conv10x4_s2_49x10x64": ("CONV_2D", [1, 49, 10, 1], (10, 4, 64), 2, "SAME"),
     "dscnn_dw3x3_25x5x64": ("DEPTHWISE_CONV_2D", [1, 25, 5, 64], (3, 3), 1, "SAME"),
     "dscnn_pw_25x5x64x64": ("CONV_2D", [1, 25, 5, 64], (1, 1, 64), 1, "VALID"),
     "dscnn_avgpool_25x5x64": ("AVERAGE_POOL_2D", [1, 25, 5, 64], (25, 5), 1, "VALID"),
     "dscnn_fc_64x12": ("FULLY_CONNECTED", [1, 64], 12, 1, None),
+    "dscnn_softmax_12": ("SOFTMAX", [1, 12], None, 1, None),
 }
 DTYPES = ("int8", "float32")
 
@@ -120,6 +124,25 @@ def build(name: str, dtype: str) -> bytes:
         pq = Quant(0.05, -3)
         return single_op_model(op, [TensorSpec(in_shape, np.int8, quant=pq)], [TensorSpec(out, np.int8, quant=pq)],
                                options=opts, version=2)
+    if op == "SOFTMAX":
+        if not q:
+            return single_op_model(op, [TensorSpec(in_shape, np.float32)], [TensorSpec(in_shape, np.float32)],
+                                   options=options("Softmax", beta=1.0))
+        return single_op_model(op, [TensorSpec(in_shape, np.int8, quant=Quant(0.1, 20))],
+                               [TensorSpec(in_shape, np.int8, quant=Quant(1.0 / 256, -128))],
+                               options=options("Softmax", beta=1.0), version=2)
+    if op == "PAD":
+        pads = np.array(geom, np.int32)
+        out = [d + int(p.sum()) for d, p in zip(in_shape, pads)]
+        dt, pq = (np.int8, Quant(0.05, -3)) if q else (np.float32, None)
+        return single_op_model(op, [TensorSpec(in_shape, dt, quant=pq), TensorSpec([len(in_shape), 2], np.int32, data=pads)],
+                               [TensorSpec(out, dt, quant=pq)], version=2 if q else 1)
+    if op == "CONCATENATION":
+        out = list(in_shape[:-1]) + [in_shape[-1] * geom]
+        dt, cq = (np.int8, Quant(0.05, -3)) if q else (np.float32, None)
+        return single_op_model(op, [TensorSpec(in_shape, dt, quant=cq) for _ in range(geom)],
+                               [TensorSpec(out, dt, quant=cq)], options=options("Concatenation", axis=3),
+                               version=2 if q else 1)
     raise ValueError(f"no builder for {op}")
 
 

@@ -432,6 +432,8 @@ def mean_float() -> Callable[[np.random.Generator], Case]:
         shape = [int(_pick(rng, (1, 1, 2, 3, 5, 7, 12))) for _ in range(rank)]
         if rng.random() < 0.3:
             shape[-1] = int(_pick(rng, (16, 17, 64, 100, 1280)))
+        if rank >= 3 and rng.random() < 0.2:
+            shape[-3:-1] = [int(rng.integers(10, 30)), int(rng.integers(10, 30))]
         if rank == 4 and rng.random() < 0.3:
             axes = [1, 2]
         else:
@@ -457,6 +459,8 @@ def mean(dtype: str) -> Callable[[np.random.Generator], Case]:
 
     def gen(rng: np.random.Generator) -> Case:
         shape = [int(_pick(rng, (1, 1, 2))), int(rng.integers(1, 12)), int(rng.integers(1, 12)), _channels(rng)]
+        if rng.random() < 0.2:  # past 256 pixels the vector sums flush their 16-bit lanes
+            shape[1:3] = [int(rng.integers(16, 40)), int(rng.integers(16, 40))]
         axes = _pick(rng, ([1, 2], [1, 2], [2, 1], [-3, -2], [1], [3], [1, 2, 3]))
         keep = bool(rng.random() < 0.5)
         out = [1 if (i in [a % 4 for a in axes]) else d for i, d in enumerate(shape)]

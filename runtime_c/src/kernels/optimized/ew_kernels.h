@@ -54,10 +54,11 @@ typedef struct el_ew_kernels {
   /* out[i] = clamp(a[i * a_step] op b[i * b_step], lo, hi); steps as above. */
   void (*f32_binary)(el_f32_op op, const float* a, int a_step, const float* b, int b_step,
                      float* out, int64_t n, float lo, float hi);
-  /* acc[i] += x[i]: one float add per element, as the reference sums. */
-  void (*f32_accumulate)(float* acc, const float* x, int64_t n);
-  /* acc[i] += x[i] modulo 2^32 for int8 (or uint8) x. */
-  void (*q8_accumulate)(int32_t* acc, const void* x, int is_unsigned, int64_t n);
+  /* out[k] = ((0 + x[0][k]) + x[1][k]) + ... + x[rows-1][k] for the rows x cols matrix x: the
+   * float additions of each column in row order, as the reference sums. */
+  void (*f32_column_sums)(float* out, const float* x, int64_t rows, int64_t cols);
+  /* out[k] += x[0][k] + ... + x[rows-1][k] modulo 2^32, x int8 (or uint8). */
+  void (*q8_column_sums)(int32_t* out, const void* x, int is_unsigned, int64_t rows, int64_t cols);
   /* The largest of x[0..n), n >= 1. */
   float (*f32_max)(const float* x, int64_t n);
   /* y[i] = exp((x[i] - max) * beta); returns the sum of the y[i]. */

@@ -73,23 +73,78 @@ static void f32_binary_neon(el_f32_op op, const float* a, int a_step, const floa
   }
 }
 
-static void f32_accumulate_neon(float* acc, const float* x, int64_t n) {
-  int64_t i = 0;
-  for (; i + 4 <= n; i += 4) vst1q_f32(acc + i, vaddq_f32(vld1q_f32(acc + i), vld1q_f32(x + i)));
-  for (; i < n; ++i) acc[i] += x[i];
+static void f32_column_sums_neon(float* out, const float* x, int64_t rows, int64_t cols) {
+  int64_t k = 0;
+  for (; k + 16 <= cols; k += 16) {
+    float32x4_t s0 = vdupq_n_f32(0.0f), s1 = s0, s2 = s0, s3 = s0;
+    const float* p = x + k;
+    for (int64_t r = 0; r < rows; ++r, p += cols) {
+      s0 = vaddq_f32(s0, vld1q_f32(p));
+      s1 = vaddq_f32(s1, vld1q_f32(p + 4));
+      s2 = vaddq_f32(s2, vld1q_f32(p + 8));
+      s3 = vaddq_f32(s3, vld1q_f32(p + 12));
+    }
+    vst1q_f32(out + k, s0);
+    vst1q_f32(out + k + 4, s1);
+    vst1q_f32(out + k + 8, s2);
+    vst1q_f32(out + k + 12, s3);
+  }
+  for (; k + 4 <= cols; k += 4) {
+    float32x4_t s0 = vdupq_n_f32(0.0f);
+    const float* p = x + k;
+    for (int64_t r = 0; r < rows; ++r, p += cols) s0 = vaddq_f32(s0, vld1q_f32(p));
+    vst1q_f32(out + k, s0);
+  }
+  for (; k < cols; ++k) {
+    float s0 = 0.0f;
+    for (int64_t r = 0; r < rows; ++r) s0 += x[r * cols + k];
+    out[k] = s0;
+  }
 }
 
-static void q8_accumulate_neon(int32_t* acc, const void* x, int is_unsigned, int64_t n) {
-  const uint8_t* p = (const uint8_t*)x;
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const int16x8_t w = load8(p + i, 1, is_unsigned);
-    vst1q_s32(acc + i, vaddq_s32(vld1q_s32(acc + i), vmovl_s16(vget_low_s16(w))));
-    vst1q_s32(acc + i + 4, vaddq_s32(vld1q_s32(acc + i + 4), vmovl_s16(vget_high_s16(w))));
+/* 16 columns summed in 16-bit lanes, at most 256 rows at a time (see ew_x86.c). */
+static void q8_column_sums_neon(int32_t* out, const void* x, int is_unsigned, int64_t rows,
+                                int64_t cols) {
+  const uint8_t* base = (const uint8_t*)x;
+  int64_t k = 0;
+  for (; k + 16 <= cols; k += 16) {
+    for (int64_t r0 = 0; r0 < rows; r0 += 256) {
+      const int64_t r1 = rows - r0 < 256 ? rows : r0 + 256;
+      uint16x8_t a0 = vdupq_n_u16(0), a1 = a0;
+      const uint8_t* p = base + r0 * cols + k;
+      for (int64_t r = r0; r < r1; ++r, p += cols) {
+        const uint8x16_t v = vld1q_u8(p);
+        if (is_unsigned) {
+          a0 = vaddw_u8(a0, vget_low_u8(v));
+          a1 = vaddw_u8(a1, vget_high_u8(v));
+        } else {
+          const int8x16_t sv = vreinterpretq_s8_u8(v);
+          a0 = vreinterpretq_u16_s16(vaddw_s8(vreinterpretq_s16_u16(a0), vget_low_s8(sv)));
+          a1 = vreinterpretq_u16_s16(vaddw_s8(vreinterpretq_s16_u16(a1), vget_high_s8(sv)));
+        }
+      }
+      int32x4_t w[4];
+      if (is_unsigned) {
+        w[0] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(a0)));
+        w[1] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(a0)));
+        w[2] = vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(a1)));
+        w[3] = vreinterpretq_s32_u32(vmovl_u16(vget_high_u16(a1)));
+      } else {
+        w[0] = vmovl_s16(vget_low_s16(vreinterpretq_s16_u16(a0)));
+        w[1] = vmovl_s16(vget_high_s16(vreinterpretq_s16_u16(a0)));
+        w[2] = vmovl_s16(vget_low_s16(vreinterpretq_s16_u16(a1)));
+        w[3] = vmovl_s16(vget_high_s16(vreinterpretq_s16_u16(a1)));
+      }
+      for (int q = 0; q < 4; ++q) vst1q_s32(out + k + 4 * q, vaddq_s32(vld1q_s32(out + k + 4 * q), w[q]));
+    }
   }
-  for (; i < n; ++i) {
-    const int32_t v = is_unsigned ? p[i] : (int8_t)p[i];
-    acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)v);
+  for (; k < cols; ++k) {
+    uint32_t acc = (uint32_t)out[k];
+    for (int64_t r = 0; r < rows; ++r) {
+      const uint8_t v = base[r * cols + k];
+      acc += is_unsigned ? (uint32_t)v : (uint32_t)(int32_t)(int8_t)v;
+    }
+    out[k] = (int32_t)acc;
   }
 }
 
@@ -151,8 +206,8 @@ static void f32_scale_neon(float* y, int64_t n, float s) {
 const el_ew_kernels el_ew_neon = {
     .q8_binary = q8_binary_neon,
     .f32_binary = f32_binary_neon,
-    .f32_accumulate = f32_accumulate_neon,
-    .q8_accumulate = q8_accumulate_neon,
+    .f32_column_sums = f32_column_sums_neon,
+    .q8_column_sums = q8_column_sums_neon,
     .f32_max = f32_max_neon,
     .f32_exp_sum = f32_exp_sum_neon,
     .f32_scale = f32_scale_neon,

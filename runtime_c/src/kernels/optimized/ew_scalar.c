@@ -26,17 +26,23 @@ static void f32_binary(el_f32_op op, const float* a, int a_step, const float* b,
   }
 }
 
-static void f32_accumulate(float* acc, const float* x, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) acc[i] += x[i];
+static void f32_column_sums(float* out, const float* x, int64_t rows, int64_t cols) {
+  for (int64_t k = 0; k < cols; ++k) out[k] = 0.0f;
+  for (int64_t r = 0; r < rows; ++r, x += cols) {
+    for (int64_t k = 0; k < cols; ++k) out[k] += x[k];
+  }
 }
 
-static void q8_accumulate(int32_t* acc, const void* x, int is_unsigned, int64_t n) {
-  if (is_unsigned) {
-    const uint8_t* u = (const uint8_t*)x;
-    for (int64_t i = 0; i < n; ++i) acc[i] = (int32_t)((uint32_t)acc[i] + u[i]);
-  } else {
-    const int8_t* s = (const int8_t*)x;
-    for (int64_t i = 0; i < n; ++i) acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)(int32_t)s[i]);
+static void q8_column_sums(int32_t* out, const void* x, int is_unsigned, int64_t rows,
+                           int64_t cols) {
+  for (int64_t r = 0; r < rows; ++r) {
+    if (is_unsigned) {
+      const uint8_t* u = (const uint8_t*)x + r * cols;
+      for (int64_t k = 0; k < cols; ++k) out[k] = (int32_t)((uint32_t)out[k] + u[k]);
+    } else {
+      const int8_t* v = (const int8_t*)x + r * cols;
+      for (int64_t k = 0; k < cols; ++k) out[k] = (int32_t)((uint32_t)out[k] + (uint32_t)(int32_t)v[k]);
+    }
   }
 }
 
@@ -62,8 +68,8 @@ static void f32_scale(float* y, int64_t n, float s) {
 static const el_ew_kernels kScalar = {
     .q8_binary = q8_binary,
     .f32_binary = f32_binary,
-    .f32_accumulate = f32_accumulate,
-    .q8_accumulate = q8_accumulate,
+    .f32_column_sums = f32_column_sums,
+    .q8_column_sums = q8_column_sums,
     .f32_max = f32_max,
     .f32_exp_sum = f32_exp_sum,
     .f32_scale = f32_scale,

@@ -45,8 +45,69 @@ EL_TARGET_AVX2 static inline __m256i split_avx2(__m256i x, __m256i mh, __m256i m
   return _mm256_add_epi32(hi, lo);
 }
 
+/* The folded split input rescale of q8_add_split_avx512 (below) on 8 lanes. */
+typedef struct add_in_avx2 {
+  __m256i off, mh, ml, c_pos, c_diff;
+  __m128i hi_shift, lo_shift;
+} add_in_avx2;
+
+EL_TARGET_AVX2 static inline add_in_avx2 add_in_setup_avx2(int32_t off, int32_t mh, int32_t ml,
+                                                           int32_t e) {
+  add_in_avx2 c;
+  c.off = _mm256_set1_epi32(off);
+  c.mh = _mm256_set1_epi32(mh);
+  c.ml = _mm256_set1_epi32(ml);
+  c.c_pos = _mm256_set1_epi32((1 << 10) + (e > 0 ? 1 << (10 + e) : 0));
+  c.c_diff = _mm256_set1_epi32(e > 0 ? -(1 << 11) : 0);
+  c.hi_shift = _mm_cvtsi32_si128(5 - e);
+  c.lo_shift = _mm_cvtsi32_si128(11 + e);
+  return c;
+}
+
+EL_TARGET_AVX2 __attribute__((always_inline)) static inline __m256i add_in_avx2_8(
+    __m128i bytes, int is_unsigned, const add_in_avx2* c) {
+  const __m256i w = is_unsigned ? _mm256_cvtepu8_epi32(bytes) : _mm256_cvtepi8_epi32(bytes);
+  const __m256i x = _mm256_add_epi32(w, c->off);
+  const __m256i hi = _mm256_sll_epi32(_mm256_mullo_epi32(x, c->mh), c->hi_shift);
+  const __m256i round = _mm256_add_epi32(
+      c->c_pos, _mm256_and_si256(_mm256_srai_epi32(x, 31), c->c_diff));
+  const __m256i lo = _mm256_add_epi32(_mm256_mullo_epi32(x, c->ml), round);
+  return _mm256_add_epi32(hi, _mm256_sra_epi32(lo, c->lo_shift));
+}
+
+EL_TARGET_AVX2 __attribute__((always_inline)) static inline void q8_add_split_avx2(
+    const el_q8_binary* p, const uint8_t* a, const uint8_t* b, int8_t* o, int64_t n,
+    int is_unsigned) {
+  const add_in_avx2 c1 = add_in_setup_avx2(p->off1, p->mh1, p->ml1, p->rs1);
+  const add_in_avx2 c2 = add_in_setup_avx2(p->off2, p->mh2, p->ml2, p->rs2);
+  const __m256i mo = _mm256_set1_epi32(p->mo), lso = _mm256_set1_epi32(p->lso);
+  const __m256i rso = _mm256_set1_epi32(p->rso), zp = _mm256_set1_epi32(p->out_zp);
+  const __m256i lo = _mm256_set1_epi32(p->act_min), hi = _mm256_set1_epi32(p->act_max);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256i ra = add_in_avx2_8(_mm_loadl_epi64((const __m128i*)(a + i)), is_unsigned, &c1);
+    const __m256i rb = add_in_avx2_8(_mm_loadl_epi64((const __m128i*)(b + i)), is_unsigned, &c2);
+    __m256i v = _mm256_add_epi32(el_mbqm_avx2(_mm256_add_epi32(ra, rb), mo, lso, rso), zp);
+    v = _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
+    _mm_storel_epi64((__m128i*)(o + i), el_narrow8_avx2(v));
+  }
+  for (; i < n; ++i) {
+    const int32_t x = is_unsigned ? a[i] : (int8_t)a[i];
+    const int32_t y = is_unsigned ? b[i] : (int8_t)b[i];
+    o[i] = (int8_t)el_q8_binary_one(p, x, y);
+  }
+}
+
 EL_TARGET_AVX2 static void q8_binary_avx2(const el_q8_binary* p, const void* a, int a_step,
                                           const void* b, int b_step, void* out, int64_t n) {
+  if (!p->is_mul && p->split && p->rs1 <= 5 && p->rs2 <= 5 && a_step == 1 && b_step == 1) {
+    if (p->is_unsigned) {
+      q8_add_split_avx2(p, (const uint8_t*)a, (const uint8_t*)b, (int8_t*)out, n, 1);
+    } else {
+      q8_add_split_avx2(p, (const uint8_t*)a, (const uint8_t*)b, (int8_t*)out, n, 0);
+    }
+    return;
+  }
   const __m256i off1 = _mm256_set1_epi32(p->off1), off2 = _mm256_set1_epi32(p->off2);
   const __m256i m1 = _mm256_set1_epi32(p->m1), ls1 = _mm256_set1_epi32(p->ls1);
   const __m256i rs1 = _mm256_set1_epi32(p->rs1), m2 = _mm256_set1_epi32(p->m2);
@@ -115,27 +176,67 @@ EL_TARGET_AVX2 static void f32_binary_avx2(el_f32_op op, const float* a, int a_s
   }
 }
 
-EL_TARGET_AVX2 static void f32_accumulate_avx2(float* acc, const float* x, int64_t n) {
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    _mm256_storeu_ps(acc + i, _mm256_add_ps(_mm256_loadu_ps(acc + i), _mm256_loadu_ps(x + i)));
+EL_TARGET_AVX2 static void f32_column_sums_avx2(float* out, const float* x, int64_t rows,
+                                                int64_t cols) {
+  int64_t k = 0;
+  for (; k + 32 <= cols; k += 32) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    const float* p = x + k;
+    for (int64_t r = 0; r < rows; ++r, p += cols) {
+      s0 = _mm256_add_ps(s0, _mm256_loadu_ps(p));
+      s1 = _mm256_add_ps(s1, _mm256_loadu_ps(p + 8));
+      s2 = _mm256_add_ps(s2, _mm256_loadu_ps(p + 16));
+      s3 = _mm256_add_ps(s3, _mm256_loadu_ps(p + 24));
+    }
+    _mm256_storeu_ps(out + k, s0);
+    _mm256_storeu_ps(out + k + 8, s1);
+    _mm256_storeu_ps(out + k + 16, s2);
+    _mm256_storeu_ps(out + k + 24, s3);
   }
-  for (; i < n; ++i) acc[i] += x[i];
+  for (; k + 8 <= cols; k += 8) {
+    __m256 s0 = _mm256_setzero_ps();
+    const float* p = x + k;
+    for (int64_t r = 0; r < rows; ++r, p += cols) s0 = _mm256_add_ps(s0, _mm256_loadu_ps(p));
+    _mm256_storeu_ps(out + k, s0);
+  }
+  for (; k < cols; ++k) {
+    float s0 = 0.0f;
+    for (int64_t r = 0; r < rows; ++r) s0 += x[r * cols + k];
+    out[k] = s0;
+  }
 }
 
-EL_TARGET_AVX2 static void q8_accumulate_avx2(int32_t* acc, const void* x, int is_unsigned,
-                                              int64_t n) {
-  const uint8_t* p = (const uint8_t*)x;
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m128i v = _mm_loadl_epi64((const __m128i*)(p + i));
-    const __m256i w = is_unsigned ? _mm256_cvtepu8_epi32(v) : _mm256_cvtepi8_epi32(v);
-    __m256i* dst = (__m256i*)(acc + i);
-    _mm256_storeu_si256(dst, _mm256_add_epi32(_mm256_loadu_si256(dst), w));
+/* 16 columns summed in 16-bit lanes, at most 256 rows at a time: 256 int8 values lie within
+ * [-32768, 32512] and 256 uint8 values below 65536 (read back as unsigned), so no lane wraps
+ * before it is widened into the int32 sums. */
+EL_TARGET_AVX2 static void q8_column_sums_avx2(int32_t* out, const void* x, int is_unsigned,
+                                               int64_t rows, int64_t cols) {
+  const uint8_t* base = (const uint8_t*)x;
+  int64_t k = 0;
+  for (; k + 16 <= cols; k += 16) {
+    for (int64_t r0 = 0; r0 < rows; r0 += 256) {
+      const int64_t r1 = rows - r0 < 256 ? rows : r0 + 256;
+      __m256i acc = _mm256_setzero_si256();
+      const uint8_t* p = base + r0 * cols + k;
+      for (int64_t r = r0; r < r1; ++r, p += cols) {
+        const __m128i v = _mm_loadu_si128((const __m128i*)p);
+        acc = _mm256_add_epi16(acc, is_unsigned ? _mm256_cvtepu8_epi16(v) : _mm256_cvtepi8_epi16(v));
+      }
+      const __m128i lo16 = _mm256_castsi256_si128(acc), hi16 = _mm256_extracti128_si256(acc, 1);
+      const __m256i lo = is_unsigned ? _mm256_cvtepu16_epi32(lo16) : _mm256_cvtepi16_epi32(lo16);
+      const __m256i hi = is_unsigned ? _mm256_cvtepu16_epi32(hi16) : _mm256_cvtepi16_epi32(hi16);
+      __m256i* o = (__m256i*)(out + k);
+      _mm256_storeu_si256(o, _mm256_add_epi32(_mm256_loadu_si256(o), lo));
+      _mm256_storeu_si256(o + 1, _mm256_add_epi32(_mm256_loadu_si256(o + 1), hi));
+    }
   }
-  for (; i < n; ++i) {
-    const int32_t v = is_unsigned ? p[i] : (int8_t)p[i];
-    acc[i] = (int32_t)((uint32_t)acc[i] + (uint32_t)v);
+  for (; k < cols; ++k) {
+    uint32_t acc = (uint32_t)out[k];
+    for (int64_t r = 0; r < rows; ++r) {
+      const uint8_t v = base[r * cols + k];
+      acc += is_unsigned ? (uint32_t)v : (uint32_t)(int32_t)(int8_t)v;
+    }
+    out[k] = (int32_t)acc;
   }
 }
 
@@ -206,8 +307,8 @@ EL_TARGET_AVX2 static void f32_scale_avx2(float* y, int64_t n, float s) {
 const el_ew_kernels el_ew_avx2 = {
     .q8_binary = q8_binary_avx2,
     .f32_binary = f32_binary_avx2,
-    .f32_accumulate = f32_accumulate_avx2,
-    .q8_accumulate = q8_accumulate_avx2,
+    .f32_column_sums = f32_column_sums_avx2,
+    .q8_column_sums = q8_column_sums_avx2,
     .f32_max = f32_max_avx2,
     .f32_exp_sum = f32_exp_sum_avx2,
     .f32_scale = f32_scale_avx2,
@@ -242,8 +343,78 @@ EL_TARGET_AVX512 static inline __m512i split_avx512(__m512i x, __m512i mh, __m51
   return _mm512_add_epi32(hi, lo);
 }
 
+/* One input of the split ADD rescale with its divide by 2^e folded into one rounding (e <= 5):
+ * floor((x * m + 2^10 + 2^(10+e) - [x < 0] 2^11) / 2^(11+e)) for e > 0 (floor((x * m + 2^10) /
+ * 2^11) for e = 0) is el_mbqm_one's SRDHM then its rounding divide (nested floors of integers
+ * combine; the SRDHM result is negative exactly when x is, as m >= 2^30), and with
+ * m = mh 2^16 + ml it is x mh 2^(5-e) + floor((x ml + c) / 2^(11+e)). */
+typedef struct add_in_avx512 {
+  __m512i off, mh, ml, c_pos, c_neg;
+  __m128i hi_shift, lo_shift;
+} add_in_avx512;
+
+EL_TARGET_AVX512 static inline add_in_avx512 add_in_setup(int32_t off, int32_t mh, int32_t ml,
+                                                          int32_t e) {
+  add_in_avx512 c;
+  c.off = _mm512_set1_epi32(off);
+  c.mh = _mm512_set1_epi32(mh);
+  c.ml = _mm512_set1_epi32(ml);
+  const int32_t pos = (1 << 10) + (e > 0 ? 1 << (10 + e) : 0);
+  c.c_pos = _mm512_set1_epi32(pos);
+  c.c_neg = _mm512_set1_epi32(pos - (e > 0 ? 1 << 11 : 0));
+  c.hi_shift = _mm_cvtsi32_si128(5 - e);
+  c.lo_shift = _mm_cvtsi32_si128(11 + e);
+  return c;
+}
+
+EL_TARGET_AVX512 __attribute__((always_inline)) static inline __m512i add_in(__m128i bytes, int is_unsigned,
+                                              const add_in_avx512* c) {
+  const __m512i w = is_unsigned ? _mm512_cvtepu8_epi32(bytes) : _mm512_cvtepi8_epi32(bytes);
+  const __m512i x = _mm512_add_epi32(w, c->off);
+  const __m512i hi = _mm512_sll_epi32(_mm512_mullo_epi32(x, c->mh), c->hi_shift);
+  const __m512i xl = _mm512_mullo_epi32(x, c->ml);
+  const __mmask16 neg = _mm512_movepi32_mask(x);
+  const __m512i lo = _mm512_mask_add_epi32(_mm512_add_epi32(xl, c->c_pos), neg, xl, c->c_neg);
+  return _mm512_add_epi32(hi, _mm512_sra_epi32(lo, c->lo_shift));
+}
+
+/* ADD of two full-length operands on the folded split path. */
+EL_TARGET_AVX512 __attribute__((always_inline)) static inline void q8_add_split_avx512(const el_q8_binary* p, const uint8_t* a,
+                                                        const uint8_t* b, int8_t* o, int64_t n,
+                                                        int is_unsigned) {
+  const add_in_avx512 c1 = add_in_setup(p->off1, p->mh1, p->ml1, p->rs1);
+  const add_in_avx512 c2 = add_in_setup(p->off2, p->mh2, p->ml2, p->rs2);
+  const el_mbqm1_params qo = el_mbqm1_setup_avx512(p->mo, p->lso, p->rso);
+  const __m512i zp = _mm512_set1_epi32(p->out_zp);
+  const __m512i lo = _mm512_set1_epi32(p->act_min), hi = _mm512_set1_epi32(p->act_max);
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512i ra = add_in(_mm_loadu_si128((const __m128i*)(a + i)), is_unsigned, &c1);
+    const __m512i rb = add_in(_mm_loadu_si128((const __m128i*)(b + i)), is_unsigned, &c2);
+    __m512i v = _mm512_add_epi32(el_mbqm1_avx512(_mm512_add_epi32(ra, rb), &qo), zp);
+    v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+    _mm_storeu_si128((__m128i*)(o + i), _mm512_cvtepi32_epi8(v));
+  }
+  if (i < n) {
+    const __mmask16 keep = tail16(n - i);
+    const __m512i ra = add_in(_mm_maskz_loadu_epi8(keep, a + i), is_unsigned, &c1);
+    const __m512i rb = add_in(_mm_maskz_loadu_epi8(keep, b + i), is_unsigned, &c2);
+    __m512i v = _mm512_add_epi32(el_mbqm1_avx512(_mm512_add_epi32(ra, rb), &qo), zp);
+    v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
+    _mm_mask_storeu_epi8(o + i, keep, _mm512_cvtepi32_epi8(v));
+  }
+}
+
 EL_TARGET_AVX512 static void q8_binary_avx512(const el_q8_binary* p, const void* a, int a_step,
                                               const void* b, int b_step, void* out, int64_t n) {
+  if (!p->is_mul && p->split && p->rs1 <= 5 && p->rs2 <= 5 && a_step == 1 && b_step == 1) {
+    if (p->is_unsigned) {
+      q8_add_split_avx512(p, (const uint8_t*)a, (const uint8_t*)b, (int8_t*)out, n, 1);
+    } else {
+      q8_add_split_avx512(p, (const uint8_t*)a, (const uint8_t*)b, (int8_t*)out, n, 0);
+    }
+    return;
+  }
   const __m512i off1 = _mm512_set1_epi32(p->off1), off2 = _mm512_set1_epi32(p->off2);
   const el_mbqm1_params q1 = el_mbqm1_setup_avx512(p->m1, p->ls1, p->rs1);
   const el_mbqm1_params q2 = el_mbqm1_setup_avx512(p->m2, p->ls2, p->rs2);
@@ -299,22 +470,54 @@ EL_TARGET_AVX512 static void f32_binary_avx512(el_f32_op op, const float* a, int
   }
 }
 
-EL_TARGET_AVX512 static void f32_accumulate_avx512(float* acc, const float* x, int64_t n) {
-  for (int64_t i = 0; i < n; i += 16) {
-    const __mmask16 keep = tail16(n - i);
-    const __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(keep, acc + i), _mm512_maskz_loadu_ps(keep, x + i));
-    _mm512_mask_storeu_ps(acc + i, keep, v);
+EL_TARGET_AVX512 static void f32_column_sums_avx512(float* out, const float* x, int64_t rows,
+                                                    int64_t cols) {
+  int64_t k = 0;
+  for (; k + 64 <= cols; k += 64) {
+    __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    const float* p = x + k;
+    for (int64_t r = 0; r < rows; ++r, p += cols) {
+      s0 = _mm512_add_ps(s0, _mm512_loadu_ps(p));
+      s1 = _mm512_add_ps(s1, _mm512_loadu_ps(p + 16));
+      s2 = _mm512_add_ps(s2, _mm512_loadu_ps(p + 32));
+      s3 = _mm512_add_ps(s3, _mm512_loadu_ps(p + 48));
+    }
+    _mm512_storeu_ps(out + k, s0);
+    _mm512_storeu_ps(out + k + 16, s1);
+    _mm512_storeu_ps(out + k + 32, s2);
+    _mm512_storeu_ps(out + k + 48, s3);
+  }
+  for (; k < cols; k += 16) {
+    const __mmask16 keep = tail16(cols - k);
+    __m512 s0 = _mm512_setzero_ps();
+    const float* p = x + k;
+    for (int64_t r = 0; r < rows; ++r, p += cols) s0 = _mm512_add_ps(s0, _mm512_maskz_loadu_ps(keep, p));
+    _mm512_mask_storeu_ps(out + k, keep, s0);
   }
 }
 
-EL_TARGET_AVX512 static void q8_accumulate_avx512(int32_t* acc, const void* x, int is_unsigned,
-                                                  int64_t n) {
-  const uint8_t* p = (const uint8_t*)x;
-  for (int64_t i = 0; i < n; i += 16) {
-    const __mmask16 keep = tail16(n - i);
-    const __m128i v = _mm_maskz_loadu_epi8(keep, p + i);
-    const __m512i w = is_unsigned ? _mm512_cvtepu8_epi32(v) : _mm512_cvtepi8_epi32(v);
-    _mm512_mask_storeu_epi32(acc + i, keep, _mm512_add_epi32(_mm512_maskz_loadu_epi32(keep, acc + i), w));
+/* As q8_column_sums_avx2, 32 columns at a time. */
+EL_TARGET_AVX512 static void q8_column_sums_avx512(int32_t* out, const void* x, int is_unsigned,
+                                                   int64_t rows, int64_t cols) {
+  const uint8_t* base = (const uint8_t*)x;
+  for (int64_t k = 0; k < cols; k += 32) {
+    const __mmask32 keep = cols - k >= 32 ? 0xFFFFFFFFu : (__mmask32)((1u << (cols - k)) - 1u);
+    for (int64_t r0 = 0; r0 < rows; r0 += 256) {
+      const int64_t r1 = rows - r0 < 256 ? rows : r0 + 256;
+      __m512i acc = _mm512_setzero_si512();
+      const uint8_t* p = base + r0 * cols + k;
+      for (int64_t r = r0; r < r1; ++r, p += cols) {
+        const __m256i v = _mm256_maskz_loadu_epi8(keep, p);
+        acc = _mm512_add_epi16(acc, is_unsigned ? _mm512_cvtepu8_epi16(v) : _mm512_cvtepi8_epi16(v));
+      }
+      const __m256i lo16 = _mm512_castsi512_si256(acc), hi16 = _mm512_extracti64x4_epi64(acc, 1);
+      const __m512i lo = is_unsigned ? _mm512_cvtepu16_epi32(lo16) : _mm512_cvtepi16_epi32(lo16);
+      const __m512i hi = is_unsigned ? _mm512_cvtepu16_epi32(hi16) : _mm512_cvtepi16_epi32(hi16);
+      const __mmask16 k_lo = (__mmask16)keep, k_hi = (__mmask16)(keep >> 16);
+      _mm512_mask_storeu_epi32(out + k, k_lo, _mm512_add_epi32(_mm512_maskz_loadu_epi32(k_lo, out + k), lo));
+      _mm512_mask_storeu_epi32(out + k + 16, k_hi,
+                               _mm512_add_epi32(_mm512_maskz_loadu_epi32(k_hi, out + k + 16), hi));
+    }
   }
 }
 
@@ -375,8 +578,8 @@ EL_TARGET_AVX512 static void f32_scale_avx512(float* y, int64_t n, float s) {
 const el_ew_kernels el_ew_avx512 = {
     .q8_binary = q8_binary_avx512,
     .f32_binary = f32_binary_avx512,
-    .f32_accumulate = f32_accumulate_avx512,
-    .q8_accumulate = q8_accumulate_avx512,
+    .f32_column_sums = f32_column_sums_avx512,
+    .q8_column_sums = q8_column_sums_avx512,
     .f32_max = f32_max_avx512,
     .f32_exp_sum = f32_exp_sum_avx512,
     .f32_scale = f32_scale_avx512,

@@ -1,9 +1,9 @@
 /* Optimized MEAN.
  *
  * int8/uint8 over the spatial axes of an NHWC tensor (the global average pool of classifier
- * heads): per batch, the channels summed over all pixels in int32 lanes, then the reference
- * requantization (input scale over output scale with 1/count folded into the multiplier, as
- * the reference kernel folds it).
+ * heads): per batch, the channels summed over all pixels (in 16-bit lanes flushed to int32
+ * every 256 pixels), then the reference requantization (input scale over output scale with
+ * 1/count folded into the multiplier, as the reference kernel folds it).
  *
  * float32 over any one contiguous block of axes (after dropping extents of 1): the input is
  * [outer, reduced, inner] and every output row of `inner` values adds the reduced rows one
@@ -161,17 +161,9 @@ static TfLiteStatus mean_f32(TfLiteContext* ctx, TfLiteNode* node, const opt_mea
   EL_ENSURE(ctx, in != NULL && out != NULL);
   const int64_t inner = s->inner;
   for (int64_t o = 0; o < s->outer; ++o) {
-    float* acc = out + o * inner;
-    const float* x = in + o * s->reduced * inner;
-    if (inner == 1) {
-      float sum = 0.0f;
-      for (int64_t r = 0; r < s->reduced; ++r) sum += x[r];
-      acc[0] = sum / s->count;
-      continue;
-    }
-    for (int64_t i = 0; i < inner; ++i) acc[i] = 0.0f;
-    for (int64_t r = 0; r < s->reduced; ++r, x += inner) s->k->f32_accumulate(acc, x, inner);
-    for (int64_t i = 0; i < inner; ++i) acc[i] /= s->count;
+    float* y = out + o * inner;
+    s->k->f32_column_sums(y, in + o * s->reduced * inner, s->reduced, inner);
+    for (int64_t i = 0; i < inner; ++i) y[i] /= s->count;
   }
   return kTfLiteOk;
 }
@@ -189,7 +181,7 @@ static TfLiteStatus opt_mean_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   for (int b = 0; b < s->batches; ++b) {
     const uint8_t* x = in + (size_t)b * (size_t)s->pixels * (size_t)c;
     for (int k = 0; k < c; ++k) sums[k] = bias;
-    for (int p = 0; p < s->pixels; ++p, x += c) s->k->q8_accumulate(sums, x, s->is_unsigned, c);
+    s->k->q8_column_sums(sums, x, s->is_unsigned, s->pixels, c);
     int8_t* o = out + (size_t)b * (size_t)c;
     for (int k = 0; k < c; ++k) {
       o[k] = (int8_t)el_requant_one(sums[k], s->mult, s->lshift, s->rshift, s->out_zp, s->lo, s->hi);
