@@ -113,24 +113,61 @@ def _out_extent(size: int, k: int, s: int, d: int, pad: str) -> int:
     return (size + s - 1) // s if pad == "SAME" else (size - (k - 1) * d - 1) // s + 1
 
 
-def conv(dtype: str, ties: bool = False, wrap: bool = False) -> Callable[[np.random.Generator], Case]:
-    """CONV_2D: int8 (per-channel or per-tensor), uint8, or float32; `ties` as in fully_connected."""
+# First layers and the 16..64-channel layers of the MLPerf Tiny ResNet-8 and MobileNets:
+# (input NHWC, kernel, stride, padding, output channels).
+_NAMED_CONVS = (
+    ([1, 32, 32, 3], (3, 3), 1, "SAME", 16),
+    ([1, 32, 32, 16], (3, 3), 1, "SAME", 16),
+    ([1, 32, 32, 16], (3, 3), 2, "SAME", 32),
+    ([1, 32, 32, 16], (1, 1), 2, "SAME", 32),
+    ([1, 16, 16, 32], (3, 3), 2, "SAME", 64),
+    ([1, 8, 8, 64], (3, 3), 1, "SAME", 64),
+    ([1, 48, 48, 3], (3, 3), 2, "SAME", 8),
+    ([1, 49, 10, 1], (10, 4), 2, "SAME", 64),
+)
+
+
+def _small_cin_geometry(rng: np.random.Generator):
+    """Few input channels (whole filter rows read per tap): 1..13 channels, wide and tall
+    kernels, strides 1..3, dilation along either axis, borders, batches; or a named model layer."""
+    if rng.random() < 0.15:
+        (b, h, w, cin), (kh, kw), s, pad, cout = _NAMED_CONVS[int(rng.integers(0, len(_NAMED_CONVS)))]
+        return b, h, w, cin, kh, kw, s, s, 1, 1, pad, cout
+    b = int(_pick(rng, (1, 1, 1, 2)))
+    cin = int(_pick(rng, (1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 11, 13)))
+    kh, kw = _pick(rng, ((3, 3), (3, 3), (5, 5), (1, 1), (1, 3), (3, 1), (10, 4), (2, 2), (7, 7)))
+    h, sh, dh, pad = _window(rng, kh)
+    w, sw, dw, pad_w = _window(rng, kw)
+    h, w = h + int(rng.integers(0, 12)), w + int(rng.integers(0, 12))
+    if pad != pad_w:
+        pad = "SAME"
+    cout = int(_pick(rng, (1, 8, 16, 16, 17, 32, 33, 64)))
+    return b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout
+
+
+def conv(dtype: str, ties: bool = False, wrap: bool = False,
+         small_cin: bool = False) -> Callable[[np.random.Generator], Case]:
+    """CONV_2D: int8 (per-channel or per-tensor), uint8, or float32; `ties` as in fully_connected;
+    `small_cin` draws the few-input-channel geometries of _small_cin_geometry."""
 
     def gen(rng: np.random.Generator) -> Case:
-        b = int(_pick(rng, (1, 1, 2)))
-        pointwise = rng.random() < 0.3
-        kh, kw = (1, 1) if pointwise else (int(_pick(rng, (1, 2, 3, 3, 5))), int(_pick(rng, (1, 3, 3))))
-        h, sh, dh, pad = _window(rng, kh)
-        w, sw, dw, pad_w = _window(rng, kw)
-        if pad != pad_w:
-            pad = "SAME"
-        if pointwise:
-            sh = sw = 1
-            pad = "VALID"
-        cin, cout = _channels(rng), _channels(rng)
+        if small_cin:
+            b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout = _small_cin_geometry(rng)
+        else:
+            b = int(_pick(rng, (1, 1, 2)))
+            pointwise = rng.random() < 0.3
+            kh, kw = (1, 1) if pointwise else (int(_pick(rng, (1, 2, 3, 3, 5))), int(_pick(rng, (1, 3, 3))))
+            h, sh, dh, pad = _window(rng, kh)
+            w, sw, dw, pad_w = _window(rng, kw)
+            if pad != pad_w:
+                pad = "SAME"
+            if pointwise:
+                sh = sw = 1
+                pad = "VALID"
+            cin, cout = _channels(rng), _channels(rng)
         act = _pick(rng, ACTIVATIONS)
         oh, ow = _out_extent(h, kh, sh, dh, pad), _out_extent(w, kw, sw, dw, pad)
-        while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1:
+        while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1 and not small_cin:
             cin = max(1, cin // 2)
         opts = options("Conv2D", padding=pad, stride_w=sw, stride_h=sh, dilation_w_factor=dw,
                        dilation_h_factor=dh, fused_activation_function=act)
@@ -616,6 +653,9 @@ def pool(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
 FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "CONV_2D": [conv("int8"), conv("int8"), conv("uint8"), conv("float32"), conv("int8", ties=True),
                 conv("int8", wrap=True)],
+    "CONV_2D_SMALL_CIN": [conv("int8", small_cin=True), conv("int8", small_cin=True),
+                          conv("int8", wrap=True, small_cin=True), conv("uint8", small_cin=True),
+                          conv("float32", small_cin=True)],
     "CONV_2D_HYBRID": [conv_hybrid(False), conv_hybrid(True)],
     "DEPTHWISE_CONV_2D": [depthwise("int8"), depthwise("int8"), depthwise("uint8"), depthwise("float32"),
                           depthwise("int8", wrap=True)],

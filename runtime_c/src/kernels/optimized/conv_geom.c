@@ -160,3 +160,57 @@ void el_conv_pack_f32(const el_conv_geom* g, const float* in, int64_t m0, int ro
 #undef FILL_F
   }
 }
+
+int64_t el_conv_row_taps(const el_conv_geom* g, int span, int mr, int32_t* table, int32_t* edge_src) {
+  const int64_t bytes = (int64_t)g->batches * g->in_h * g->in_w * g->in_c;
+  int64_t edges = 0;
+  for (int64_t m0 = 0, tile = 0; m0 < g->m; m0 += mr, ++tile) {
+    pixel_cursor first = cursor_at(g, m0), cur = first;
+    for (int r = 0; r < mr; ++r) {
+      const pixel_cursor p = m0 + r < g->m ? cur : first;
+      const int iy0 = p.oy * g->sh - g->pad_h;
+      const int ix0 = p.ox * g->sw - g->pad_w;
+      const int cols_inside = ix0 >= 0 && ix0 + g->kw <= g->in_w;
+      for (int fy = 0; fy < g->kh; ++fy) {
+        const int iy = iy0 + fy * g->dh;
+        int32_t v = -1;
+        if (iy >= 0 && iy < g->in_h) {
+          const int64_t row = (p.b * g->in_h + iy) * g->in_w;
+          const int64_t start = (row + ix0) * g->in_c;
+          if (cols_inside && start + span <= bytes) {
+            v = (int32_t)start;
+          } else {
+            if (edge_src != NULL) {
+              for (int fx = 0; fx < g->kw; ++fx) {
+                const int ix = ix0 + fx;
+                edge_src[edges * g->kw + fx] =
+                    ix >= 0 && ix < g->in_w ? (int32_t)((row + ix) * g->in_c) : -1;
+              }
+            }
+            v = (int32_t)(-1 - (edges + 1) * span);
+            ++edges;
+          }
+        }
+        if (table != NULL) table[(tile * g->kh + fy) * mr + r] = v;
+      }
+      if (m0 + r < g->m) cursor_next(g, &cur);
+    }
+  }
+  return edges;
+}
+
+void el_conv_gather_edges(const el_conv_geom* g, const uint8_t* in, const int32_t* edge_src,
+                          int64_t count, int span, uint8_t pad, uint8_t* dst) {
+  const int cin = g->in_c;
+  for (int64_t e = 0; e < count; ++e, dst += span) {
+    const int32_t* src = edge_src + e * g->kw;
+    for (int fx = 0; fx < g->kw; ++fx) {
+      if (src[fx] >= 0) {
+        memcpy(dst + fx * cin, in + src[fx], (size_t)cin);
+      } else {
+        memset(dst + fx * cin, pad, (size_t)cin);
+      }
+    }
+    memset(dst + g->kw * cin, pad, (size_t)(span - g->kw * cin));
+  }
+}

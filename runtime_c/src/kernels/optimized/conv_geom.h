@@ -35,4 +35,19 @@ void el_conv_pack_pair16(const el_conv_geom* g, const void* in, int is_unsigned,
 void el_conv_pack_f32(const el_conv_geom* g, const float* in, int64_t m0, int rows, int mr,
                       float* dst);
 
+/* Filter rows as the taps of an indirect product (dilation 1 along x only): tap fy of output
+ * pixel m is the run of kw * in_c input bytes from its first filter column on, read as `span`
+ * bytes (the run rounded up, the excess meeting zero weights). For the tiles of mr pixels,
+ * table[(tile * kh + fy) * mr + r] is the run's input offset, -1 for a filter row outside the
+ * image (a row of zero points), or -1 - (e + 1) * span for edge entry e: a run partly outside
+ * the image, or whose span passes the input's end, gathered per invoke (el_conv_gather_edges)
+ * from the kw tap offsets edge_src[e * kw + fx] (-1 outside). Rows past the last pixel repeat
+ * the tile's first.
+ * Returns the number of edge entries; table and edge_src may be NULL to count them. */
+int64_t el_conv_row_taps(const el_conv_geom* g, int span, int mr, int32_t* table, int32_t* edge_src);
+/* The `count` edge runs into dst (span bytes each): input bytes, `pad` outside the image and
+ * after the run. */
+void el_conv_gather_edges(const el_conv_geom* g, const uint8_t* in, const int32_t* edge_src,
+                          int64_t count, int span, uint8_t pad, uint8_t* dst);
+
 #endif /* EDGELITE_KERNELS_OPTIMIZED_CONV_GEOM_H_ */

@@ -1,8 +1,9 @@
 /* Optimized CONV_2D: the convolution as a matrix product of im2col rows (one per output pixel)
  * with weights packed once in prepare. Rows are gathered per micro tile into per-thread scratch,
- * except on the indirect path (AVX-512 VNNI, input channels a multiple of 4) where the kernel reads
- * every tap in place through a table of tap offsets built in prepare, and a 1x1 stride-1
- * convolution reads its rows straight from the input.
+ * except on the indirect path (AVX-512 VNNI, int8) where the kernel reads every tap in place
+ * through a table of tap offsets built in prepare, and a 1x1 stride-1 convolution reads its rows
+ * straight from the input. A tap is one input pixel's channels when they are a multiple of 4,
+ * else a whole filter row (row taps).
  *
  * int8 (per-channel) and uint8 (per-tensor) give the reference bits: the accumulators are the
  * same integers and the requantization is the reference one. Float32 sums in another order, so
@@ -66,7 +67,15 @@ typedef struct el_opt_conv {
   int32_t* tap_offsets; /* indirect path: input offset of every tap of every tile (-1: outside) */
   size_t tap_offsets_cap;
   int use_tap_table;
-  int flip; /* indirect path: the kernel variant that XORs activations */
+  int taps, tap_len; /* indirect path: taps per pixel and bytes read per tap */
+  /* Row taps (few input channels): a tap is a filter row, kw * in_c bytes rounded up to tap_len;
+   * runs partly outside the image are gathered per invoke into `edges` (after a zero row) from
+   * edge_src, where the table's negative offsets point. */
+  int row_taps;
+  int32_t* edge_src;
+  size_t edge_src_cap;
+  int64_t edge_count;
+  el_opt_scratch edges;
   /* float path */
   const el_fgemm_kernels* fk;
   float* fbias;
@@ -106,6 +115,45 @@ static TfLiteStatus packed_buffer(TfLiteContext* ctx, el_opt_conv* s, size_t byt
   EL_ENSURE(ctx, s->packed != NULL);
   s->packed_cap = bytes;
   return kTfLiteOk;
+}
+
+/* Few input channels (not a multiple of 4) make im2col copies of a few bytes per tap; reading
+ * whole filter rows in place instead costs the rounding of each row to 4 bytes in products,
+ * taken when it at most doubles them. Needs dilation 1 along x and a table of every tile's taps;
+ * the bytes past each run meet zero weights. */
+static int use_row_taps(const el_conv_geom* g, const el_qgemm_kernels* qk, int is_unsigned) {
+  if (qk->igemm == NULL || is_unsigned || g->in_c % 4 == 0 || g->dw != 1 ||
+      g->kh > MAX_TAPS) {
+    return 0;
+  }
+  const int64_t span = (g->kw * g->in_c + 3) / 4 * 4;
+  const int64_t tiles = (g->m + qk->mr - 1) / qk->mr;
+  const int64_t table = tiles * g->kh * qk->mr * (int64_t)sizeof(int32_t);
+  const int64_t elements = (int64_t)g->batches * g->in_h * g->in_w * g->in_c;
+  /* Edge entries (at most one per table entry) are addressed by int32 byte offsets too. */
+  const int64_t aux = (table / (int64_t)sizeof(int32_t) + 1) * span;
+  return span * g->kh <= 2 * (int64_t)el_qgemm_kp(qk, g->kdim) &&
+         table <= (int64_t)MAX_TAP_TABLE_BYTES && elements + span < INT32_MAX && aux < INT32_MAX;
+}
+
+/* The row-tap table and the edge runs' sources, and the scratch the runs are gathered into. */
+static TfLiteStatus prepare_row_taps(TfLiteContext* ctx, el_opt_conv* s, size_t table) {
+  const el_conv_geom* g = &s->g;
+  const int mr = s->qk->mr;
+  if (s->tap_offsets_cap < table) {
+    s->tap_offsets = (int32_t*)el_opt_persistent(ctx, table);
+    EL_ENSURE(ctx, s->tap_offsets != NULL);
+    s->tap_offsets_cap = table;
+  }
+  s->edge_count = el_conv_row_taps(g, s->tap_len, mr, NULL, NULL);
+  const size_t src_bytes = (size_t)s->edge_count * (size_t)g->kw * sizeof(int32_t);
+  if (s->edge_src_cap < src_bytes) {
+    s->edge_src = (int32_t*)el_opt_persistent(ctx, src_bytes);
+    EL_ENSURE(ctx, s->edge_src != NULL);
+    s->edge_src_cap = src_bytes;
+  }
+  el_conv_row_taps(g, s->tap_len, mr, s->tap_offsets, s->edge_src);
+  return el_opt_request_scratch(ctx, (size_t)(s->edge_count + 1) * (size_t)s->tap_len, 1, &s->edges);
 }
 
 static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv* s,
@@ -152,27 +200,24 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
                                           output->params.zero_point, &lo, &hi));
 
   const int32_t w_off = s->is_unsigned ? -filter->params.zero_point : 0;
+  s->row_taps = use_row_taps(g, qk, s->is_unsigned);
   const int indirect =
-      qk->igemm != NULL && !s->is_unsigned && g->in_c % 4 == 0 && g->kh * g->kw <= MAX_TAPS;
-  /* Per tile and tap, XORing activations costs one operation per row, k step and pair of
-   * channel blocks; the row sums of the other variant a masked load and product per row and 64
-   * channels, and six reductions per tile. */
-  s->flip = 0;
-  if (indirect) {
-    const int taps = g->kh * g->kw, passes = (s->nblocks + 1) / 2;
-    const int64_t flip_cost = (int64_t)(g->in_c / 4) * passes * taps * 6;
-    const int64_t sum_cost = (int64_t)taps * 12 * ((g->in_c + 63) / 64) + 60;
-    s->flip = flip_cost <= sum_cost;
-  }
+      s->row_taps || (qk->igemm != NULL && !s->is_unsigned && g->in_c % 4 == 0 &&
+                      g->kh * g->kw <= MAX_TAPS && el_num_elements(input) < INT32_MAX);
+  s->taps = s->row_taps ? g->kh : g->kh * g->kw;
+  s->tap_len = s->row_taps ? (g->kw * g->in_c + 3) / 4 * 4 : g->in_c;
+  if (s->row_taps) s->kp = s->taps * s->tap_len;
   s->block_bytes = el_qgemm_block_bytes(qk->format, s->kp);
   EL_ENSURE_OK(ctx, packed_buffer(ctx, s, s->block_bytes * (size_t)s->nblocks));
   /* The weight sums land in the bias array and are folded right below. */
-  el_qgemm_pack(qk->format, filter->data.raw_const, s->is_unsigned, w_off,
-                indirect && !s->flip ? qk->igemm_w_xor : 0, n, g->kdim, s->kp, s->packed, s->bias);
+  el_qgemm_pack_groups(qk->format, filter->data.raw_const, s->is_unsigned, w_off,
+                       0, n, s->row_taps ? g->kh : 1,
+                       s->row_taps ? g->kw * g->in_c : g->kdim, s->row_taps ? s->tap_len : g->kdim,
+                       s->kp, s->packed, s->bias);
   s->in_off = -input->params.zero_point;
-  /* QUAD sums the A bytes as stored: the input offset, less what a_xor added, comes back
-   * through the weight sums (the indirect kernel adds its own correction). */
-  const int32_t a_bias = (qk->a_xor && (!indirect || s->flip)) ? 128 : 0;
+  /* QUAD sums the A bytes as stored (the indirect kernel XORs them as the packs do): the input
+   * offset, less what a_xor added, comes back through the weight sums. */
+  const int32_t a_bias = qk->a_xor ? 128 : 0;
   for (int c = 0; c < n; ++c) {
     const int32_t b = bias ? bias->data.i32[c] : 0;
     s->bias[c] = qk->format == EL_QFORMAT_QUAD ? el_wrap_fold(b, s->in_off - a_bias, s->bias[c]) : b;
@@ -204,11 +249,13 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
     memset(s->zero_row, (uint8_t)input->params.zero_point, (size_t)g->in_c);
     /* Where every tap of every output pixel reads: a table made once, as the input may only
      * move between invokes, not its layout. */
-    const int taps = g->kh * g->kw;
+    const int taps = s->taps;
     const int64_t tiles = (g->m + qk->mr - 1) / qk->mr;
     const size_t table = (size_t)tiles * (size_t)taps * (size_t)qk->mr * sizeof(int32_t);
-    const int fits = el_num_elements(input) < INT32_MAX && table <= MAX_TAP_TABLE_BYTES;
-    if (!g->pointwise && fits) {
+    const int fits = table <= MAX_TAP_TABLE_BYTES;
+    if (s->row_taps) {
+      EL_ENSURE_OK(ctx, prepare_row_taps(ctx, s, table));
+    } else if (!g->pointwise && fits) {
       if (s->tap_offsets_cap < table) {
         s->tap_offsets = (int32_t*)el_opt_persistent(ctx, table);
         EL_ENSURE(ctx, s->tap_offsets != NULL);
@@ -220,10 +267,9 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
         tap_offsets(g, m0, rows, qk->mr, s->tap_offsets + t * taps * qk->mr);
       }
     }
-    s->use_tap_table = !g->pointwise && fits;
-    EL_ENSURE_OK(ctx, el_opt_request_scratch(
-                          ctx, (sizeof(const int8_t*) + sizeof(int32_t)) * (size_t)(taps * qk->mr),
-                          s->threads, &s->scratch));
+    s->use_tap_table = s->row_taps || (!g->pointwise && fits);
+    EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, sizeof(int32_t) * (size_t)(taps * qk->mr),
+                                             s->threads, &s->scratch));
     s->path = PATH_Q8_INDIRECT;
     return kTfLiteOk;
   }
@@ -353,6 +399,7 @@ typedef struct conv_job {
   int tile_tasks; /* tasks along the rows; the rest split the channel chunks */
   int chunk_tasks;
   int chunks;     /* chunks of up to 64 channels */
+  const uint8_t* edges; /* row taps: the gathered edge runs */
   /* hybrid path */
   const float* batch_scales;
   const int32_t* batch_zero_points;
@@ -511,21 +558,17 @@ static void tap_offsets(const el_conv_geom* g, int64_t m0, int rows, int mr, int
   }
 }
 
-/* Pointers to the taps of the tile starting at m0 (see tap_offsets). */
-static void tap_pointers(const el_opt_conv* s, const int8_t* in, int64_t tile, int64_t m0, int rows,
-                         int mr, int32_t* off_scratch, const int8_t** a) {
+/* The tap offsets of the tile starting at m0 (see tap_offsets; row taps: el_conv_row_taps). */
+static const int32_t* tile_offsets(const el_opt_conv* s, int64_t tile, int64_t m0, int rows, int mr,
+                                   int32_t* off_scratch) {
   const el_conv_geom* g = &s->g;
+  if (s->use_tap_table) return s->tap_offsets + tile * s->taps * mr;
   if (g->pointwise) {
-    for (int r = 0; r < mr; ++r) a[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
-    return;
-  }
-  const int n = g->kh * g->kw * mr;
-  const int32_t* off = s->tap_offsets + tile * n;
-  if (!s->use_tap_table) {
+    for (int r = 0; r < mr; ++r) off_scratch[r] = (int32_t)((m0 + (r < rows ? r : 0)) * g->in_c);
+  } else {
     tap_offsets(g, m0, rows, mr, off_scratch);
-    off = off_scratch;
   }
-  for (int i = 0; i < n; ++i) a[i] = off[i] >= 0 ? in + off[i] : s->zero_row;
+  return off_scratch;
 }
 
 static void q8_indirect_task(void* arg, int task, int thread) {
@@ -534,22 +577,22 @@ static void q8_indirect_task(void* arg, int task, int thread) {
   const el_qgemm_kernels* qk = s->qk;
   const el_conv_geom* g = &s->g;
   const int n = g->out_c;
-  const int8_t** a = (const int8_t**)(void*)(j->scratch + s->scratch.slice * (size_t)thread);
-  int32_t* off_scratch = (int32_t*)(void*)(a + g->kh * g->kw * j->mr);
+  int32_t* off_scratch = (int32_t*)(void*)(j->scratch + s->scratch.slice * (size_t)thread);
+  const int8_t* aux = s->row_taps ? (const int8_t*)j->edges : s->zero_row;
   int64_t t0, t1;
   int c0, c1;
   task_ranges(j, task, &t0, &t1, &c0, &c1);
   for (int64_t tile = t0; tile < t1; ++tile) {
     const int64_t m0 = tile * j->mr;
     const int rows = (int)(g->m - m0 < j->mr ? g->m - m0 : j->mr);
-    tap_pointers(s, (const int8_t*)j->in, tile, m0, rows, j->mr, off_scratch, a);
-    /* All channels of the task in one call: the kernel sums each row's activations once. */
+    const int32_t* off = tile_offsets(s, tile, m0, rows, j->mr, off_scratch);
+    /* All channels of the task in one call: the tap offsets are resolved once per pass. */
     const int c = c0 * 64;
     const int count = (c1 * 64 < n ? c1 * 64 : n) - c;
     if (count > 0) {
-      (s->flip ? qk->igemm_flip : qk->igemm)(
-          g->kh * g->kw, g->in_c, a, (const uint8_t*)s->packed + (size_t)(c / 16) * s->block_bytes,
-          s->block_bytes, &s->rq, c, rows, (int8_t*)j->out + m0 * n + c, n, count);
+      qk->igemm(s->taps, s->tap_len, off, (const int8_t*)j->in, aux,
+                (const uint8_t*)s->packed + (size_t)(c / 16) * s->block_bytes, s->block_bytes,
+                &s->rq, c, rows, (int8_t*)j->out + m0 * n + c, n, count);
     }
   }
 }
@@ -608,6 +651,16 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     j.in = q;
     j.batch_scales = scales;
     j.batch_zero_points = zero_points;
+  }
+  j.edges = NULL;
+  if (s->path == PATH_Q8_INDIRECT && s->row_taps) {
+    uint8_t* edges = (uint8_t*)el_opt_scratch_slice(ctx, &s->edges, 0);
+    EL_ENSURE(ctx, edges != NULL);
+    /* The zero row, then the edge runs. */
+    memset(edges, (uint8_t)input->params.zero_point, (size_t)s->tap_len);
+    el_conv_gather_edges(&s->g, (const uint8_t*)j.in, s->edge_src, s->edge_count, s->tap_len,
+                         (uint8_t)input->params.zero_point, edges + s->tap_len);
+    j.edges = edges;
   }
   j.mr = s->path == PATH_F32 ? s->fk->mr : s->qk->mr;
   j.tiles = (s->g.m + j.mr - 1) / j.mr;

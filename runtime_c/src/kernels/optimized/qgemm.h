@@ -41,18 +41,15 @@ typedef struct el_qgemm_kernels {
   void (*requant)(const int32_t* acc, int rows, int n, const el_requant* rq, int channel0,
                   int8_t* out, ptrdiff_t out_stride);
   /* Indirect GEMM with the requantization fused (QUAD, NULL where the ISA has none): row r of A
-   * is the concatenation over taps t of the cin int8 values at a[t * mr + r] (cin % 4 == 0), read
-   * in place: no im2col copy. The weights are packed with igemm_w_xor; the bias holds only the
-   * input offset's term. Writes out[r * out_stride + j] for r < rows and j < n, channels c0 + j
-   * (c0 a multiple of 16); needs rq->blocks. */
-  void (*igemm)(int taps, int cin, const int8_t* const* a, const void* b, size_t b_block,
-                const el_requant* rq, int c0, int rows, int8_t* out, ptrdiff_t out_stride, int n);
-  uint8_t igemm_w_xor;
-  /* The same contract with signed weights (packed without XOR) and the activations XORed with
-   * a_xor in the kernel; the bias then holds the input offset's term less a_xor's (as `gemm`). */
-  void (*igemm_flip)(int taps, int cin, const int8_t* const* a, const void* b, size_t b_block,
-                     const el_requant* rq, int c0, int rows, int8_t* out, ptrdiff_t out_stride,
-                     int n);
+   * is the concatenation over taps t of the cin int8 values (cin % 4 == 0) at in + off[t * mr + r]
+   * when that offset is >= 0, else at aux + (-1 - off[t * mr + r]), read in place (no im2col
+   * copy) and XORed with a_xor in the kernel, as the packs do. The weights are packed without
+   * XOR; the bias holds the input offset's term less a_xor's (as `gemm`). Writes
+   * out[r * out_stride + j] for r < rows and j < n, channels c0 + j (c0 a multiple of 16); needs
+   * rq->blocks. */
+  void (*igemm)(int taps, int cin, const int32_t* off, const int8_t* in, const int8_t* aux,
+                const void* b, size_t b_block, const el_requant* rq, int c0, int rows, int8_t* out,
+                ptrdiff_t out_stride, int n);
   /* FULLY_CONNECTED's rescale: out[j] = clamp(round((acc[j] + bias[j]) * scale[j]) + zp), the
    * product in double and rounded half away from zero, as the reference kernel does. */
   void (*rescale)(const int32_t* acc, const int32_t* bias, const double* scale, int n, int32_t zp,
@@ -81,5 +78,11 @@ static inline int el_qgemm_kp(const el_qgemm_kernels* k, int kdim) {
  * w + 128 as unsigned, for the kernels that take the weights as the unsigned operand). */
 void el_qgemm_pack(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, uint8_t w_xor,
                    int n, int kdim, int kp, void* packed, int32_t* sums);
+
+/* el_qgemm_pack of rows made of `groups` runs of `glen` weights, run g packed from k = g * gstride
+ * on (gstride >= glen); the k between runs hold zero weights (w_xor in QUAD). */
+void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t w_offset,
+                          uint8_t w_xor, int n, int groups, int glen, int gstride, int kp,
+                          void* packed, int32_t* sums);
 
 #endif /* EDGELITE_KERNELS_OPTIMIZED_QGEMM_H_ */

@@ -70,7 +70,7 @@ static void requant_neon(const int32_t* acc, int rows, int n, const el_requant* 
 
 const el_qgemm_kernels el_qgemm_neon = {
     .format = EL_QFORMAT_PAIR16, .mr = MR, .kstep = 2, .a_xor = 0, .gemm = gemm_neon,
-    .gemv = gemv_neon, .requant = requant_neon, .igemm = NULL, .igemm_w_xor = 0,
+    .gemv = gemv_neon, .requant = requant_neon, .igemm = NULL,
     .rescale = el_qgemm_rescale_scalar};
 
 /* ---- NEON with SDOT, QUAD ----------------------------------------------------------------- */
@@ -124,7 +124,7 @@ EL_TARGET_DOT static void gemv_dot(int kp, const void* a, const void* b, size_t 
 
 const el_qgemm_kernels el_qgemm_neon_dot = {
     .format = EL_QFORMAT_QUAD, .mr = MR, .kstep = 4, .a_xor = 0, .gemm = gemm_dot,
-    .gemv = gemv_dot, .requant = requant_neon, .igemm = NULL, .igemm_w_xor = 0,
+    .gemv = gemv_dot, .requant = requant_neon, .igemm = NULL,
     .rescale = el_qgemm_rescale_scalar};
 
 #endif /* __aarch64__ */

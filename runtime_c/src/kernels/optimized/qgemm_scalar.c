@@ -61,5 +61,5 @@ void el_qgemm_rescale_scalar(const int32_t* acc, const int32_t* bias, const doub
 
 const el_qgemm_kernels el_qgemm_scalar = {
     .format = EL_QFORMAT_PAIR16, .mr = MR, .kstep = 2, .a_xor = 0, .gemm = gemm, .gemv = gemv,
-    .requant = requant, .igemm = NULL, .igemm_w_xor = 0, .igemm_flip = NULL,
+    .requant = requant, .igemm = NULL,
     .rescale = el_qgemm_rescale_scalar};

@@ -265,133 +265,70 @@ EL_TARGET_VNNI static void gemm_vnni(int kp, const void* a, size_t a_stride, con
   EL_GEMM6_BODY(4, EL_DOT_VNNI, 1)
 }
 
-/* 6 rows by one or two 16-channel blocks of the indirect VNNI product, then the fused
- * requantization; TWO selects two blocks (12 accumulators). The weights are the unsigned
- * operand (w + 128) and the activations the signed one, broadcast straight from memory; the
- * accumulators start at -128 times each row's sum of activations, which the +128 adds back. */
-#define EL_IGEMM_PASS(TWO)                                                                     \
-  do {                                                                                         \
-    __m512i acc[6][2];                                                                         \
-    for (int r = 0; r < 6; ++r) acc[r][0] = acc[r][1] = start[r];                              \
-    const char* wb0 = (const char*)b + (size_t)blk * b_block;                                  \
-    const char* wb1 = wb0 + b_block;                                                           \
-    for (int t = 0; t < taps; ++t) {                                                           \
-      const int8_t* const* at = a + t * 6;                                                     \
-      const int8_t *p0 = at[0], *p1 = at[1], *p2 = at[2], *p3 = at[3], *p4 = at[4], *p5 = at[5]; \
-      const char* w0 = wb0 + (size_t)t * (size_t)cin * 16;                                     \
-      const char* w1 = wb1 + (size_t)t * (size_t)cin * 16;                                     \
-      for (int k = 0; k < cin; k += 4) {                                                       \
-        const __m512i wa = _mm512_loadu_si512(w0 + (size_t)k * 16);                            \
-        const __m512i wb = TWO ? _mm512_loadu_si512(w1 + (size_t)k * 16) : wa;                 \
-        __m512i x = _mm512_set1_epi32(load_i32(p0 + k));                                      \
-        acc[0][0] = _mm512_dpbusd_epi32(acc[0][0], wa, x);                                     \
-        if (TWO) acc[0][1] = _mm512_dpbusd_epi32(acc[0][1], wb, x);                            \
-        x = _mm512_set1_epi32(load_i32(p1 + k));                                              \
-        acc[1][0] = _mm512_dpbusd_epi32(acc[1][0], wa, x);                                     \
-        if (TWO) acc[1][1] = _mm512_dpbusd_epi32(acc[1][1], wb, x);                            \
-        x = _mm512_set1_epi32(load_i32(p2 + k));                                              \
-        acc[2][0] = _mm512_dpbusd_epi32(acc[2][0], wa, x);                                     \
-        if (TWO) acc[2][1] = _mm512_dpbusd_epi32(acc[2][1], wb, x);                            \
-        x = _mm512_set1_epi32(load_i32(p3 + k));                                              \
-        acc[3][0] = _mm512_dpbusd_epi32(acc[3][0], wa, x);                                     \
-        if (TWO) acc[3][1] = _mm512_dpbusd_epi32(acc[3][1], wb, x);                            \
-        x = _mm512_set1_epi32(load_i32(p4 + k));                                              \
-        acc[4][0] = _mm512_dpbusd_epi32(acc[4][0], wa, x);                                     \
-        if (TWO) acc[4][1] = _mm512_dpbusd_epi32(acc[4][1], wb, x);                            \
-        x = _mm512_set1_epi32(load_i32(p5 + k));                                              \
-        acc[5][0] = _mm512_dpbusd_epi32(acc[5][0], wa, x);                                     \
-        if (TWO) acc[5][1] = _mm512_dpbusd_epi32(acc[5][1], wb, x);                            \
-      }                                                                                        \
-    }                                                                                          \
-    for (int h = 0; h < (TWO ? 2 : 1); ++h) {                                                  \
-      const int j = (blk + h) * 16;                                                            \
-      const int count = n - j < 16 ? n - j : 16;                                               \
-      const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));        \
-      const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + (c0 + j) / 16);              \
-      for (int r = 0; r < rows; ++r) {                                                         \
-        const __m512i v = el_rq_apply_avx512(acc[r][h], &prm);                                 \
-        _mm_mask_storeu_epi8(out + r * out_stride + j, keep, _mm512_cvtepi32_epi8(v));         \
-      }                                                                                        \
-    }                                                                                          \
-  } while (0)
-
-/* The same with the activations as the unsigned operand (x ^ 0x80, one XOR per broadcast) and
- * signed weights; the bias carries the -128 * sum(w) term. Cheaper when few channel blocks
- * share each broadcast, as no row sums are needed. */
-#define EL_IGEMM_PASS_FLIP(TWO)                                                                     \
-  do {                                                                                         \
-    __m512i acc[6][2];                                                                         \
-    for (int r = 0; r < 6; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();                              \
-    const char* wb0 = (const char*)b + (size_t)blk * b_block;                                  \
-    const char* wb1 = wb0 + b_block;                                                           \
-    for (int t = 0; t < taps; ++t) {                                                           \
-      const int8_t* const* at = a + t * 6;                                                     \
-      const int8_t *p0 = at[0], *p1 = at[1], *p2 = at[2], *p3 = at[3], *p4 = at[4], *p5 = at[5]; \
-      const char* w0 = wb0 + (size_t)t * (size_t)cin * 16;                                     \
-      const char* w1 = wb1 + (size_t)t * (size_t)cin * 16;                                     \
-      for (int k = 0; k < cin; k += 4) {                                                       \
-        const __m512i wa = _mm512_loadu_si512(w0 + (size_t)k * 16);                            \
-        const __m512i wb = TWO ? _mm512_loadu_si512(w1 + (size_t)k * 16) : wa;                 \
-        __m512i x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p0 + k)), flip);                                      \
-        acc[0][0] = _mm512_dpbusd_epi32(acc[0][0], x, wa);                                     \
-        if (TWO) acc[0][1] = _mm512_dpbusd_epi32(acc[0][1], x, wb);                            \
-        x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p1 + k)), flip);                                              \
-        acc[1][0] = _mm512_dpbusd_epi32(acc[1][0], x, wa);                                     \
-        if (TWO) acc[1][1] = _mm512_dpbusd_epi32(acc[1][1], x, wb);                            \
-        x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p2 + k)), flip);                                              \
-        acc[2][0] = _mm512_dpbusd_epi32(acc[2][0], x, wa);                                     \
-        if (TWO) acc[2][1] = _mm512_dpbusd_epi32(acc[2][1], x, wb);                            \
-        x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p3 + k)), flip);                                              \
-        acc[3][0] = _mm512_dpbusd_epi32(acc[3][0], x, wa);                                     \
-        if (TWO) acc[3][1] = _mm512_dpbusd_epi32(acc[3][1], x, wb);                            \
-        x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p4 + k)), flip);                                              \
-        acc[4][0] = _mm512_dpbusd_epi32(acc[4][0], x, wa);                                     \
-        if (TWO) acc[4][1] = _mm512_dpbusd_epi32(acc[4][1], x, wb);                            \
-        x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p5 + k)), flip);                                              \
-        acc[5][0] = _mm512_dpbusd_epi32(acc[5][0], x, wa);                                     \
-        if (TWO) acc[5][1] = _mm512_dpbusd_epi32(acc[5][1], x, wb);                            \
-      }                                                                                        \
-    }                                                                                          \
-    for (int h = 0; h < (TWO ? 2 : 1); ++h) {                                                  \
-      const int j = (blk + h) * 16;                                                            \
-      const int count = n - j < 16 ? n - j : 16;                                               \
-      const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));        \
-      const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + (c0 + j) / 16);              \
-      for (int r = 0; r < rows; ++r) {                                                         \
-        const __m512i v = el_rq_apply_avx512(acc[r][h], &prm);                                 \
-        _mm_mask_storeu_epi8(out + r * out_stride + j, keep, _mm512_cvtepi32_epi8(v));         \
-      }                                                                                        \
-    }                                                                                          \
-  } while (0)
-
-EL_TARGET_VNNI static void igemm_vnni_flip(int taps, int cin, const int8_t* const* a, const void* b,
-                                           size_t b_block, const el_requant* rq, int c0, int rows,
-                                           int8_t* out, ptrdiff_t out_stride, int n) {
-  const __m512i flip = _mm512_set1_epi32((int32_t)0x80808080u);
-  const int nb = (n + 15) / 16;
-  int blk = 0;
-  for (; blk + 2 <= nb; blk += 2) EL_IGEMM_PASS_FLIP(1);
-  if (blk < nb) EL_IGEMM_PASS_FLIP(0);
+/* Where a tap reads: the input at o, or the bytes outside it at -1 - o, picked without a branch
+ * (which taps fall outside follows the image's borders, too irregular to predict). */
+static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t o) {
+  const uintptr_t inside = (uintptr_t)in + (uintptr_t)(intptr_t)o;
+  const uintptr_t outside = (uintptr_t)aux + (uintptr_t)(-1 - (intptr_t)o);
+  const uintptr_t pick = (uintptr_t)0 - (uintptr_t)(o < 0);
+  return (const int8_t*)(inside ^ ((inside ^ outside) & pick));
 }
 
-EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int8_t* const* a, const void* b,
-                                      size_t b_block, const el_requant* rq, int c0, int rows,
-                                      int8_t* out, ptrdiff_t out_stride, int n) {
-  /* Row sums of the activations: one unsigned-ones-by-signed product per 64 bytes. */
-  const __m512i ones = _mm512_set1_epi8(1);
-  __m512i start[6];
-  for (int r = 0; r < 6; ++r) {
-    __m512i sum = _mm512_setzero_si512();
-    for (int t = 0; t < taps; ++t) {
-      const int8_t* p = a[t * 6 + r];
-      for (int k = 0; k < cin; k += 64) {
-        const int left = cin - k;
-        const __mmask64 keep = left >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << left) - 1);
-        sum = _mm512_dpbusd_epi32(sum, ones, _mm512_maskz_loadu_epi8(keep, p + k));
-      }
-    }
-    start[r] = _mm512_set1_epi32((int32_t)((uint32_t)_mm512_reduce_add_epi32(sum) * (uint32_t)-128));
-  }
+/* 6 rows by one or two 16-channel blocks of the indirect VNNI product, then the fused
+ * requantization; TWO selects two blocks (12 accumulators). The activations are the unsigned
+ * operand (x ^ 0x80, one XOR per broadcast) and the weights the signed one; the bias carries the
+ * -128 * sum(w) term. */
+#define EL_IGEMM_ROW(R, TWO)                                                                \
+  do {                                                                                      \
+    const __m512i x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p##R + k)), flip);       \
+    acc[R][0] = _mm512_dpbusd_epi32(acc[R][0], x, wa);                                      \
+    if (TWO) acc[R][1] = _mm512_dpbusd_epi32(acc[R][1], x, wb);                             \
+  } while (0)
+
+#define EL_IGEMM_PASS(TWO)                                                                  \
+  do {                                                                                      \
+    __m512i acc[6][2];                                                                      \
+    for (int r = 0; r < 6; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();             \
+    const char* wb0 = (const char*)b + (size_t)blk * b_block;                               \
+    const char* wb1 = wb0 + b_block;                                                        \
+    for (int t = 0; t < taps; ++t) {                                                        \
+      const int32_t* ot = off + t * 6;                                                      \
+      const int8_t* p0 = tap_at(in, aux, ot[0]);                                            \
+      const int8_t* p1 = tap_at(in, aux, ot[1]);                                            \
+      const int8_t* p2 = tap_at(in, aux, ot[2]);                                            \
+      const int8_t* p3 = tap_at(in, aux, ot[3]);                                            \
+      const int8_t* p4 = tap_at(in, aux, ot[4]);                                            \
+      const int8_t* p5 = tap_at(in, aux, ot[5]);                                            \
+      const char* w0 = wb0 + (size_t)t * (size_t)cin * 16;                                  \
+      const char* w1 = wb1 + (size_t)t * (size_t)cin * 16;                                  \
+      for (int k = 0; k < cin; k += 4) {                                                    \
+        const __m512i wa = _mm512_loadu_si512(w0 + (size_t)k * 16);                         \
+        const __m512i wb = TWO ? _mm512_loadu_si512(w1 + (size_t)k * 16) : wa;              \
+        EL_IGEMM_ROW(0, TWO);                                                               \
+        EL_IGEMM_ROW(1, TWO);                                                               \
+        EL_IGEMM_ROW(2, TWO);                                                               \
+        EL_IGEMM_ROW(3, TWO);                                                               \
+        EL_IGEMM_ROW(4, TWO);                                                               \
+        EL_IGEMM_ROW(5, TWO);                                                               \
+      }                                                                                     \
+    }                                                                                       \
+    for (int h = 0; h < (TWO ? 2 : 1); ++h) {                                               \
+      const int j = (blk + h) * 16;                                                         \
+      const int count = n - j < 16 ? n - j : 16;                                            \
+      const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));     \
+      const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + (c0 + j) / 16);           \
+      for (int r = 0; r < rows; ++r) {                                                      \
+        const __m512i v = el_rq_apply_avx512(acc[r][h], &prm);                              \
+        _mm_mask_storeu_epi8(out + r * out_stride + j, keep, _mm512_cvtepi32_epi8(v));      \
+      }                                                                                     \
+    }                                                                                       \
+  } while (0)
+
+EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int32_t* off, const int8_t* in,
+                                      const int8_t* aux, const void* b, size_t b_block,
+                                      const el_requant* rq, int c0, int rows, int8_t* out,
+                                      ptrdiff_t out_stride, int n) {
+  const __m512i flip = _mm512_set1_epi32((int32_t)0x80808080u);
   const int nb = (n + 15) / 16;
   int blk = 0;
   for (; blk + 2 <= nb; blk += 2) EL_IGEMM_PASS(1);
@@ -454,15 +391,15 @@ EL_TARGET_AVX512 static void rescale_avx512(const int32_t* acc, const int32_t* b
 
 const el_qgemm_kernels el_qgemm_avx2 = {
     .format = EL_QFORMAT_PAIR16, .mr = MR_AVX2, .kstep = 2, .a_xor = 0, .gemm = gemm_avx2,
-    .gemv = gemv_avx2, .requant = requant_avx2, .igemm = NULL, .igemm_w_xor = 0,
+    .gemv = gemv_avx2, .requant = requant_avx2, .igemm = NULL,
     .rescale = rescale_avx2};
 const el_qgemm_kernels el_qgemm_avx512 = {
     .format = EL_QFORMAT_PAIR16, .mr = MR_AVX512, .kstep = 2, .a_xor = 0, .gemm = gemm_avx512,
-    .gemv = gemv_avx512, .requant = requant_avx512, .igemm = NULL, .igemm_w_xor = 0,
+    .gemv = gemv_avx512, .requant = requant_avx512, .igemm = NULL,
     .rescale = rescale_avx512};
 const el_qgemm_kernels el_qgemm_avx512_vnni = {
     .format = EL_QFORMAT_QUAD, .mr = MR_AVX512, .kstep = 4, .a_xor = 0x80, .gemm = gemm_vnni,
-    .gemv = gemv_vnni, .requant = requant_avx512, .igemm = igemm_vnni, .igemm_w_xor = 0x80,
-    .igemm_flip = igemm_vnni_flip, .rescale = rescale_avx512};
+    .gemv = gemv_vnni, .requant = requant_avx512, .igemm = igemm_vnni,
+    .rescale = rescale_avx512};
 
 #endif /* __x86_64__ */
