@@ -285,6 +285,23 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
     if (TWO) acc[R][1] = _mm512_dpbusd_epi32(acc[R][1], x, wb);                             \
   } while (0)
 
+/* Requantizes block H of the pass (every row index a constant: the accumulators stay in
+ * registers). */
+#define EL_IGEMM_STORE(H, TWO)                                                              \
+  do {                                                                                      \
+    const int j = (blk + (H)) * 16;                                                         \
+    const int count = n - j < 16 ? n - j : 16;                                              \
+    const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));       \
+    const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + (c0 + j) / 16);             \
+    int8_t* o = out + j;                                                                    \
+    _mm_mask_storeu_epi8(o, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc[0][H], &prm))); \
+    if (rows > 1) _mm_mask_storeu_epi8(o + out_stride, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc[1][H], &prm))); \
+    if (rows > 2) _mm_mask_storeu_epi8(o + 2 * out_stride, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc[2][H], &prm))); \
+    if (rows > 3) _mm_mask_storeu_epi8(o + 3 * out_stride, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc[3][H], &prm))); \
+    if (rows > 4) _mm_mask_storeu_epi8(o + 4 * out_stride, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc[4][H], &prm))); \
+    if (rows > 5) _mm_mask_storeu_epi8(o + 5 * out_stride, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc[5][H], &prm))); \
+  } while (0)
+
 #define EL_IGEMM_PASS(TWO)                                                                  \
   do {                                                                                      \
     __m512i acc[6][2];                                                                      \
@@ -312,16 +329,8 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
         EL_IGEMM_ROW(5, TWO);                                                               \
       }                                                                                     \
     }                                                                                       \
-    for (int h = 0; h < (TWO ? 2 : 1); ++h) {                                               \
-      const int j = (blk + h) * 16;                                                         \
-      const int count = n - j < 16 ? n - j : 16;                                            \
-      const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));     \
-      const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + (c0 + j) / 16);           \
-      for (int r = 0; r < rows; ++r) {                                                      \
-        const __m512i v = el_rq_apply_avx512(acc[r][h], &prm);                              \
-        _mm_mask_storeu_epi8(out + r * out_stride + j, keep, _mm512_cvtepi32_epi8(v));      \
-      }                                                                                     \
-    }                                                                                       \
+    EL_IGEMM_STORE(0, TWO);                                                                 \
+    if (TWO) EL_IGEMM_STORE(1, TWO);                                                        \
   } while (0)
 
 EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int32_t* off, const int8_t* in,
