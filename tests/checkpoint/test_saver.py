@@ -113,8 +113,9 @@ def test_retention_seven_saves_keep_three(graph, tmp_path):
             saver.save(sess, str(tmp_path / "model.ckpt"), global_step=step)
     kept = [str(tmp_path / f"model.ckpt-{s}") for s in (5, 6, 7)]
     assert saver.last_checkpoints == kept
+    # save() writes the MetaGraphDef by default, and retention deletes it with its checkpoint, as in TensorFlow
     assert _files(tmp_path) == sorted(f"model.ckpt-{s}.{ext}" for s in (5, 6, 7)
-                                      for ext in ("index", "data-00000-of-00001"))
+                                      for ext in ("index", "data-00000-of-00001", "meta"))
     state = train.get_checkpoint_state(str(tmp_path))
     assert state.model_checkpoint_path == kept[-1] and state.all_model_checkpoint_paths == kept
 
@@ -152,7 +153,7 @@ def test_max_to_keep_none_keeps_files_but_state_lists_last(graph, tmp_path):
         sess.run(global_variables_initializer())
         for step in range(1, 4):
             saver.save(sess, str(tmp_path / "m"), global_step=step)
-    assert len(_files(tmp_path)) == 6
+    assert len(_files(tmp_path)) == 9
     assert train.get_checkpoint_state(str(tmp_path)).all_model_checkpoint_paths == [str(tmp_path / "m-3")]
 
 
@@ -241,7 +242,8 @@ def test_sharded_by_device(graph, tmp_path):
     with tf.Session() as sess:
         sess.run(global_variables_initializer())
         path = saver.save(sess, str(tmp_path / "s"))
-    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "s.data-00000-of-00002", "s.data-00001-of-00002", "s.index"]
+    assert sorted(os.listdir(tmp_path)) == ["checkpoint", "s.data-00000-of-00002", "s.data-00001-of-00002", "s.index",
+                                            "s.meta"]
     assert_same(train.load_variable(path, "b"), np.arange(4, dtype=np.int64))
 
 

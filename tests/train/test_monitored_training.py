@@ -42,9 +42,7 @@ def test_events_checkpoints_and_values_match_tensorflow(tmp_path, key):
     assert any(kind == "graph_def" for _, kind, _ in event_timeline(tmp_path))
     state = train.get_checkpoint_state(str(tmp_path))
     assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == ref["checkpoints"]
-    # TensorFlow also writes graph.pbtxt and a .meta file per checkpoint; edgelite writes neither.
-    expected_files = [f for f in ref["files"] if f != "graph.pbtxt" and not f.endswith(".meta")]
-    assert sorted(f for f in os.listdir(tmp_path) if not f.startswith("events")) == expected_files
+    assert sorted(f for f in os.listdir(tmp_path) if not f.startswith("events")) == ref["files"]
 
 
 def test_no_checkpoint_dir_means_no_files_and_no_saver_hooks(tmp_path, monkeypatch):

@@ -90,7 +90,8 @@ class Variable(metaclass=_VariableMeta):
         if variable_def is not None:
             if initial_value is not None:
                 raise ValueError("variable_def and initial_value are mutually exclusive.")
-            raise ValueError("Creating a Variable from a VariableDef proto is not supported by edgelite.")
+            self._init_from_proto(variable_def, import_scope)
+            return
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         if trainable is None:
@@ -350,11 +351,32 @@ class Variable(metaclass=_VariableMeta):
         """gather_nd on the variable's value."""
         return array_ops.gather_nd(self._snapshot, indices, name=name)
 
-    def to_proto(self, export_scope: Optional[str] = None) -> dict:
-        """A VariableDef-like dict naming this variable's tensors and ops."""
-        return {"variable_name": self._variable.name, "initializer_name": self._initializer_op.name,
-                "snapshot_name": self._snapshot.name, "initial_value_name": self._initial_value.name,
-                "trainable": self._trainable}
+    def _init_from_proto(self, variable_def: Any, import_scope: Optional[str]) -> None:
+        """Rebinds this object to a variable whose ops already exist in the default graph (an imported one)."""
+        from edgelite.framework.meta_graph import variable_from_def_fields
+        fields = variable_from_def_fields(variable_def, import_scope)
+        self._variable = fields["variable"]
+        self._name = self._variable.name
+        self._initializer_op = fields["initializer"]
+        self._initial_value = fields["initial_value"]
+        self._snapshot = fields["snapshot"]
+        self._trainable = fields["trainable"]
+        self._save_slice_info = fields["save_slice_info"]
+        self._synchronization = VariableSynchronization(fields["synchronization"])
+        self._aggregation = VariableAggregation(fields["aggregation"])
+        self._constraint = None
+        self._caching_device = None
+        self._graph_key = self._variable.graph._graph_key
+
+    @staticmethod
+    def from_proto(variable_def: Any, import_scope: Optional[str] = None) -> "Variable":
+        """The Variable described by a VariableDef whose ops are already in the default graph."""
+        return Variable(variable_def=variable_def, import_scope=import_scope)
+
+    def to_proto(self, export_scope: Optional[str] = None) -> Any:
+        """The VariableDef naming this variable's tensors and ops (None if it lies outside export_scope)."""
+        from edgelite.framework.meta_graph import variable_to_def
+        return variable_to_def(self, export_scope)
 
     def _get_save_slice_info(self) -> Any:
         return self._save_slice_info

@@ -8,6 +8,8 @@ from .checkpoint_management import (CheckpointManager, checkpoint_exists, genera
 from .checkpoint_reader import CheckpointReader, NewCheckpointReader  # noqa: F401
 from .checkpoint_utils import init_from_checkpoint, list_variables, load_checkpoint, load_variable  # noqa: F401
 from .saver import Saver  # noqa: F401
+from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
+from ..io.graph_io import write_graph  # noqa: F401
 from .adadelta import AdadeltaOptimizer  # noqa: F401
 from .adagrad import AdagradDAOptimizer, AdagradOptimizer, ProximalAdagradOptimizer  # noqa: F401
 from .adam import AdamOptimizer  # noqa: F401

@@ -228,7 +228,9 @@ class CheckpointSaverHook(SessionRunHook):
     def after_create_session(self, session: Any, coord: Any) -> None:
         global_step = int(session.run(self._global_step_tensor))
         if self._save_graph_def:
-            # TensorBoard's graph view reads this event (no graph.pbtxt or MetaGraphDef is written).
+            from ..io.graph_io import write_graph
+            write_graph(session.graph.as_graph_def(add_shapes=True), self._checkpoint_dir, "graph.pbtxt")
+            # TensorBoard's graph view reads this event.
             self._summary_writer.add_graph(graph_def=session.graph.as_graph_def(add_shapes=True))
         # The checkpoint saved here is the state at step `global_step`.
         self._save(session, global_step)
@@ -257,7 +259,8 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.before_save(session, step)
         logger.info("Saving checkpoints for %d into %s.", step, self._save_path)
-        path = self._get_saver().save(session, self._save_path, global_step=step)
+        path = self._get_saver().save(session, self._save_path, global_step=step,
+                                      write_meta_graph=self._save_graph_def)
         self._summary_writer.add_session_log(
             SessionLog(status=SessionLog.CHECKPOINT, checkpoint_path=path or self._save_path), step)
         self._summary_writer.flush()

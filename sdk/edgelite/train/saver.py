@@ -10,7 +10,8 @@ import numpy as np
 
 from ..checkpoint.bundle import BundleWriter
 from ..checkpoint.protos import SaverDef, TensorSlice, TrackableObjectGraph
-from ..framework import errors, ops
+from ..framework import errors, meta_graph, ops
+from ..framework.meta_graph_protos import SaverDef as SaverDefProto
 from . import _variable_io as vio
 from . import checkpoint_management as cm
 from .checkpoint_reader import CheckpointReader
@@ -130,13 +131,17 @@ class Saver:
                  filename: Optional[str] = None) -> None:
         if builder is not None:
             raise ValueError("edgelite's Saver writes through its own bundle writer; `builder` must be None")
+        self._imported_def: Optional[SaverDefProto] = None
         if saver_def is not None:
-            if not isinstance(saver_def, SaverDef):
+            if not isinstance(saver_def, (SaverDef, SaverDefProto)):
                 raise ValueError(f"saver_def must be a saver_pb2.SaverDef: {saver_def!r}")
+            saver_def = meta_graph.as_saver_def(saver_def)
             max_to_keep = saver_def.max_to_keep
             keep_checkpoint_every_n_hours = saver_def.keep_checkpoint_every_n_hours or 10000.0
             sharded = saver_def.sharded
             write_version = saver_def.version or SaverDef.V2
+            if saver_def.restore_op_name and saver_def.filename_tensor_name:
+                self._imported_def = saver_def
         if write_version != SaverDef.V2:
             raise ValueError("Only the V2 checkpoint format (tf.train.SaverDef.V2) can be written")
         self._var_list = var_list
@@ -148,10 +153,13 @@ class Saver:
         self._pad_step_number = pad_step_number
         self._save_relative_paths = save_relative_paths
         self._filename = filename or "model"
-        self.saver_def = SaverDef(filename_tensor_name="", save_tensor_name="", restore_op_name="",
-                                  max_to_keep=max_to_keep or 0, sharded=sharded,
-                                  keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours,
-                                  version=SaverDef.V2)
+        self.saver_def = SaverDefProto(max_to_keep=max_to_keep or 0, sharded=sharded,
+                                       keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours,
+                                       version=SaverDef.V2)
+        if self._imported_def is not None:
+            for field in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
+                setattr(self.saver_def, field,
+                        meta_graph.prepend_name_scope(getattr(self._imported_def, field), name))
         self._last_checkpoints: List[Tuple[str, float]] = []
         self._checkpoints_to_be_deleted: List[Tuple[str, float]] = []
         self._next_checkpoint_time = time.time() + keep_checkpoint_every_n_hours * 3600
@@ -162,8 +170,16 @@ class Saver:
             self.build()
 
     def build(self) -> None:
-        """Resolves the variables to save (all global variables and saveable objects when var_list is None)."""
+        """Resolves the variables to save (all global variables and saveable objects when var_list is None)
+        and adds TensorFlow's save/restore ops, which the SaverDef names, to their graph.
+
+        A Saver made from an imported SaverDef uses the save/restore ops already in the graph.
+        """
         if self._is_built:
+            return
+        if self._imported_def is not None:
+            self._is_empty = False
+            self._is_built = True
             return
         var_list = self._var_list
         if var_list is None:
@@ -173,7 +189,23 @@ class Saver:
         self._is_empty = not self._saveables
         if self._is_empty and not self._allow_empty:
             raise ValueError("No variables to save")
+        self._add_graph_ops()
         self._is_built = True
+
+    def _add_graph_ops(self) -> None:
+        """Adds the save/restore subgraph when the saveables are reference variables of a graph still open."""
+        from . import saver_ops
+        if not self._saveables or not all(hasattr(s.var, "_ref") for s in self._saveables):
+            return
+        graph = self._saveables[0].var.graph
+        if graph.finalized or any(s.var.graph is not graph for s in self._saveables):
+            return
+        entries = [(s.name, s.slice_info.spec if s.slice_info is not None else "", s.var) for s in self._saveables]
+        with graph.as_default():
+            filename, save, restore = saver_ops.build_save_restore_graph(entries, self._name, self._filename)
+        self.saver_def.filename_tensor_name = filename.name
+        self.saver_def.save_tensor_name = save.name
+        self.saver_def.restore_op_name = restore.name
 
     # -- bookkeeping (TensorFlow's retention rules) ---------------------------------------------------------
     @property
@@ -220,18 +252,36 @@ class Saver:
         except OSError as exc:
             _log.warning("Ignoring: %s", exc)
 
-    def as_saver_def(self) -> SaverDef:
-        """The SaverDef holding this saver's retention and sharding settings."""
+    def as_saver_def(self) -> SaverDefProto:
+        """The SaverDef: the names of the filename tensor, save tensor and restore op, and retention settings."""
         return self.saver_def
 
-    def to_proto(self, export_scope: Optional[str] = None) -> SaverDef:
-        """Same as as_saver_def (edgelite savers have no graph ops to rename)."""
-        return self.saver_def
+    def to_proto(self, export_scope: Optional[str] = None) -> Optional[SaverDefProto]:
+        """The SaverDef with export_scope stripped from its names (None if they lie outside export_scope)."""
+        if export_scope is None:
+            return self.saver_def
+        names = ("filename_tensor_name", "save_tensor_name", "restore_op_name")
+        if not all(getattr(self.saver_def, n).startswith(export_scope) for n in names):
+            return None
+        out = SaverDefProto.FromString(self.saver_def.SerializeToString())
+        for n in names:
+            setattr(out, n, meta_graph.strip_name_scope(getattr(out, n), export_scope))
+        return out
 
     @staticmethod
-    def from_proto(saver_def: SaverDef, import_scope: Optional[str] = None) -> "Saver":
-        """A Saver configured from a SaverDef."""
+    def from_proto(saver_def: Any, import_scope: Optional[str] = None) -> "Saver":
+        """A Saver that saves and restores through the ops a SaverDef names (import_scope prefixed)."""
         return Saver(saver_def=saver_def, name=import_scope)
+
+    def export_meta_graph(self, filename: Optional[str] = None, collection_list: Optional[list] = None,
+                          as_text: bool = False, export_scope: Optional[str] = None, clear_devices: bool = False,
+                          clear_extraneous_savers: bool = False, strip_default_attrs: bool = False,
+                          save_debug_info: bool = False) -> Any:
+        """Writes the default graph with this saver's SaverDef and the collections as a MetaGraphDef."""
+        return meta_graph.export_meta_graph(
+            filename=filename, saver_def=self.saver_def, collection_list=collection_list, as_text=as_text,
+            export_scope=export_scope, clear_devices=clear_devices, clear_extraneous_savers=clear_extraneous_savers,
+            strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
 
     # -- save / restore -------------------------------------------------------------------------------------
     def _write_bundle(self, sess: Any, prefix: str) -> None:
@@ -260,8 +310,9 @@ class Saver:
         """Writes a checkpoint of the variables' current values; returns its prefix (None for an empty saver).
 
         The data and index files appear atomically, and the state file is rewritten only once both are
-        durable, so a crash at any moment leaves the previous checkpoint intact and referenced. MetaGraphDef
-        files are not written: edgelite graphs have no GraphDef serialization yet.
+        durable, so a crash at any moment leaves the previous checkpoint intact and referenced. With
+        write_meta_graph, `<prefix>.<meta_graph_suffix>` (the MetaGraphDef) is then replaced atomically on
+        every call, as TensorFlow does.
         """
         if not self._is_built:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
@@ -282,20 +333,29 @@ class Saver:
                                  % (latest_filename, save_path))
         if not (hasattr(sess, "run") and hasattr(sess, "graph")):
             raise TypeError("'sess' must be a Session; %s" % (sess,))
-        if self._is_empty:
-            return None
         save_dir = os.path.dirname(save_path)
-        if save_dir and not os.path.isdir(save_dir):
-            raise ValueError("Parent directory of {} doesn't exist, can't save.".format(save_path))
-        self._write_bundle(sess, checkpoint_file)
-        if write_state:
-            self._record_last_checkpoint(checkpoint_file)
-            cm.update_checkpoint_state_internal(
-                save_dir=save_dir, model_checkpoint_path=checkpoint_file,
-                all_model_checkpoint_paths=self.last_checkpoints, latest_filename=latest_filename,
-                save_relative_paths=self._save_relative_paths)
-            self._maybe_delete_old_checkpoints(meta_graph_suffix)
-        return checkpoint_file
+        if not self._is_empty:
+            if save_dir and not os.path.isdir(save_dir):
+                raise ValueError("Parent directory of {} doesn't exist, can't save.".format(save_path))
+            if self._imported_def is not None:
+                written = sess.run(self.saver_def.save_tensor_name,
+                                   {self.saver_def.filename_tensor_name: checkpoint_file})
+                written = np.asarray(written).reshape(-1)[0] if np.ndim(written) else written
+                checkpoint_file = written.decode() if isinstance(written, bytes) else str(written)
+            else:
+                self._write_bundle(sess, checkpoint_file)
+            if write_state:
+                self._record_last_checkpoint(checkpoint_file)
+                cm.update_checkpoint_state_internal(
+                    save_dir=save_dir, model_checkpoint_path=checkpoint_file,
+                    all_model_checkpoint_paths=self.last_checkpoints, latest_filename=latest_filename,
+                    save_relative_paths=self._save_relative_paths)
+                self._maybe_delete_old_checkpoints(meta_graph_suffix)
+        if write_meta_graph:
+            with sess.graph.as_default():
+                self.export_meta_graph(cm.meta_graph_filename(checkpoint_file, meta_graph_suffix),
+                                       strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
+        return None if self._is_empty else checkpoint_file
 
     def restore(self, sess: Any, save_path: Optional[str]) -> None:
         """Assigns every saved variable its value from the checkpoint at `save_path`.
@@ -311,6 +371,9 @@ class Saver:
         if not cm.checkpoint_exists(save_path):
             raise ValueError("The passed save_path is not a valid checkpoint: " + save_path)
         _log.info("Restoring parameters from %s", save_path)
+        if self._imported_def is not None:
+            self._restore_through_graph(sess, save_path)
+            return
         reader = CheckpointReader(save_path)
         try:
             key_of = _object_graph_keys(reader)
@@ -335,3 +398,13 @@ class Saver:
         finally:
             reader.close()
         vio.assign_values(sess, pairs)
+
+    def _restore_through_graph(self, sess: Any, save_path: str) -> None:
+        """Runs the restore op the SaverDef names, feeding the checkpoint prefix to its filename tensor."""
+        try:
+            sess.run(self.saver_def.restore_op_name, {self.saver_def.filename_tensor_name: save_path})
+        except errors.NotFoundError as exc:
+            raise errors.NotFoundError(
+                None, None, "Restoring from checkpoint failed. This is most likely due to a Variable name or other "
+                "graph key that is missing from the checkpoint. Please ensure that you have not altered the graph "
+                "expected based on the checkpoint. Original error:\n\n" + exc.message) from None
