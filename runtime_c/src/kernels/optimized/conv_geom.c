@@ -82,6 +82,60 @@ static void cursor_next(const el_conv_geom* g, pixel_cursor* c) {
     }                                                                                          \
   } while (0)
 
+/* Short runs (a few input channels per tap) are copied in fixed-size pieces the compiler inlines:
+ * a library call per run of 3..16 bytes costs more than the copy. */
+static inline void copy_xor8(uint8_t* d, const uint8_t* s, int n, uint8_t x) {
+  if (n > 64) {
+    for (int i = 0; i < n; ++i) d[i] = s[i] ^ x;
+    return;
+  }
+  const uint64_t x8 = x * 0x0101010101010101ull;
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    memcpy(&v, s + i, 8);
+    v ^= x8;
+    memcpy(d + i, &v, 8);
+  }
+  if (i + 4 <= n) {
+    uint32_t v;
+    memcpy(&v, s + i, 4);
+    v ^= (uint32_t)x8;
+    memcpy(d + i, &v, 4);
+    i += 4;
+  }
+  for (; i < n; ++i) d[i] = s[i] ^ x;
+}
+
+static inline void fill8(uint8_t* d, uint8_t v, int n) {
+  if (n > 64) {
+    memset(d, v, (size_t)n);
+    return;
+  }
+  const uint64_t v8 = v * 0x0101010101010101ull;
+  int i = 0;
+  for (; i + 8 <= n; i += 8) memcpy(d + i, &v8, 8);
+  for (; i < n; ++i) d[i] = v;
+}
+
+static inline void copy_f32(float* d, const float* s, int n) {
+  if (n > 32) {
+    memcpy(d, s, (size_t)n * sizeof(float));
+    return;
+  }
+  int i = 0;
+  for (; i + 4 <= n; i += 4) memcpy(d + i, s + i, 4 * sizeof(float));
+  for (; i < n; ++i) d[i] = s[i];
+}
+
+static inline void zero_f32(float* d, int n) {
+  if (n > 32) {
+    memset(d, 0, (size_t)n * sizeof(float));
+    return;
+  }
+  for (int i = 0; i < n; ++i) d[i] = 0.0f;
+}
+
 void el_conv_pack_quad(const el_conv_geom* g, const uint8_t* in, int64_t m0, int rows, int mr,
                        int kp, uint8_t x, uint8_t pad, uint8_t* dst) {
   pixel_cursor cur = cursor_at(g, m0);
@@ -92,21 +146,15 @@ void el_conv_pack_quad(const el_conv_geom* g, const uint8_t* in, int64_t m0, int
       continue;
     }
     if (g->pointwise) {
-      const uint8_t* src = in + (m0 + r) * g->in_c;
-      for (int k = 0; k < g->in_c; ++k) row[k] = src[k] ^ x;
+      copy_xor8(row, in + (m0 + r) * g->in_c, g->in_c, x);
     } else {
-#define COPY_Q(k, src, count)                                         \
-  do {                                                                \
-    const uint8_t* s_ = in + (src);                                   \
-    uint8_t* d_ = row + (k);                                          \
-    for (int i_ = 0; i_ < (count); ++i_) d_[i_] = s_[i_] ^ x;         \
-  } while (0)
-#define FILL_Q(k, count) memset(row + (k), pad, (size_t)(count))
+#define COPY_Q(k, src, count) copy_xor8(row + (k), in + (src), (count), x)
+#define FILL_Q(k, count) fill8(row + (k), pad, (count))
       EL_FOR_EACH_TAP_RUN(g, cur, COPY_Q, FILL_Q);
 #undef COPY_Q
 #undef FILL_Q
     }
-    if (kp > g->kdim) memset(row + g->kdim, 0, (size_t)(kp - g->kdim));
+    fill8(row + g->kdim, 0, kp - g->kdim);
   }
 }
 
@@ -153,8 +201,8 @@ void el_conv_pack_f32(const el_conv_geom* g, const float* in, int64_t m0, int ro
       memset(row, 0, (size_t)g->kdim * sizeof(float));
       continue;
     }
-#define COPY_F(k, src, count) memcpy(row + (k), in + (src), (size_t)(count) * sizeof(float))
-#define FILL_F(k, count) memset(row + (k), 0, (size_t)(count) * sizeof(float))
+#define COPY_F(k, src, count) copy_f32(row + (k), in + (src), (count))
+#define FILL_F(k, count) zero_f32(row + (k), (count))
     EL_FOR_EACH_TAP_RUN(g, cur, COPY_F, FILL_F);
 #undef COPY_F
 #undef FILL_F
