@@ -245,3 +245,24 @@ def test_import_without_variables_returns_none(graph):
     mgd = train.export_meta_graph()
     with tf.Graph().as_default():
         assert train.import_meta_graph(mgd) is None
+
+
+def test_partitioned_variable_round_trips_through_the_graph_ops(tmp_path):
+    from edgelite.ops import variable_scope as vs
+    value = np.arange(12, dtype=np.float32).reshape(6, 2)
+    with tf.Graph().as_default():
+        pv = vs.get_variable("emb", initializer=value, partitioner=tf.fixed_size_partitioner(3))
+        tf.reduce_sum(tf.concat(list(pv._get_variable_list()), 0), name="total")
+        saver = train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            prefix = saver.save(sess, str(tmp_path / "m"))
+    with tf.Graph().as_default():
+        imported = train.import_meta_graph(prefix + ".meta")
+        assert [v._save_slice_info.spec for v in tf.global_variables()] == ["6 2 0,2:0,2", "6 2 2,2:0,2",
+                                                                            "6 2 4,2:0,2"]
+        with tf.Session() as sess:
+            imported.restore(sess, prefix)
+            assert sess.run("total:0") == value.sum()
+            again = imported.save(sess, str(tmp_path / "again"))
+    np.testing.assert_array_equal(train.load_variable(again, "emb"), value)

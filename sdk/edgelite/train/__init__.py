@@ -7,6 +7,7 @@ from .checkpoint_management import (CheckpointManager, checkpoint_exists, genera
                                     remove_checkpoint, update_checkpoint_state)
 from .checkpoint_reader import CheckpointReader, NewCheckpointReader  # noqa: F401
 from .checkpoint_utils import init_from_checkpoint, list_variables, load_checkpoint, load_variable  # noqa: F401
+from .checkpoint_waiting import checkpoints_iterator, wait_for_new_checkpoint  # noqa: F401
 from .saver import Saver  # noqa: F401
 from ..framework.meta_graph import export_meta_graph, import_meta_graph  # noqa: F401
 from ..io.graph_io import write_graph  # noqa: F401
@@ -36,6 +37,7 @@ from .session_manager import SessionManager  # noqa: F401
 from .supervisor import Supervisor, basic_train_loop  # noqa: F401
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: F401
+from .warm_starting import warm_start  # noqa: F401
 from .training_util import (assert_global_step, create_global_step, get_global_step,  # noqa: F401
                             get_or_create_global_step, global_step)
 from ..summary import summary_iterator  # noqa: F401
