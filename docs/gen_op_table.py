@@ -34,7 +34,7 @@ COLUMNS = ("f32", "int8", "uint8", "int16", "hybrid")
 SEEDS_PER_CASE = 4
 # Ops whose data tensor is not their first input: builtin name -> input index.
 DATA_INPUT = {"SPLIT": 1, "TRANSPOSE_CONV": 2, "SELECT": 1, "SELECT_V2": 1, "SCATTER_ND": 1, "FILL": 1,
-              "ONE_HOT": 2, "EMBEDDING_LOOKUP": 1}
+              "ONE_HOT": 2, "EMBEDDING_LOOKUP": 1, "SPARSE_TO_DENSE": 2}
 
 # Cells that need a word of explanation: (op, column) -> footnote marker.
 FOOTNOTES = {

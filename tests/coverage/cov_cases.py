@@ -13,7 +13,7 @@ import numpy as np
 
 import cf_models
 import seq_models
-from support.tflite_builder import Quant, TensorSpec, options, single_op_model
+from support.tflite_builder import Quant, TensorSpec, options, single_op_model, tensor_type
 
 F32, I32, I64 = np.float32, np.int32, np.int64
 
@@ -528,6 +528,61 @@ def recurrent(builder, **fixed):
     return gen
 
 
+# ---- unique / sparse_to_dense --------------------------------------------------------------
+
+
+def unique(rng):
+    """Few distinct values among many, so repeats are common; int64 indices in some cases."""
+    n = int(rng.integers(1, 20))
+    dtype = [F32, I32, I64, np.int8, np.uint8, np.int16][int(rng.integers(0, 6))]
+    pool = values(rng, [int(rng.integers(1, 6))], dtype)
+    x = pool[rng.integers(0, pool.size, size=n)]
+    if dtype == F32 and rng.random() < 0.5:
+        x[rng.random(n) < 0.3] = -0.0  # -0.0 and 0.0 are one value
+        x[rng.random(n) < 0.3] = 0.0
+    idx_type = I64 if rng.random() < 0.5 else I32
+    opts = options("Unique", idx_out_type=tensor_type(idx_type))
+    return case("UNIQUE", [spec([n], dtype)], [spec([n], dtype), spec([n], idx_type)], rng, opts,
+                overrides={0: x})
+
+
+def sparse_to_dense(rng):
+    """Vector or matrix indices (distinct, in any order), vector or scalar values, the output shape
+    a constant or a model input (dynamic output)."""
+    rank = int(rng.integers(1, 5))
+    shape = rshape(rng, rank, 1, 4)
+    total = int(np.prod(shape))
+    n = 1 if rng.random() < 0.2 else int(rng.integers(1, total + 1))
+    flat = rng.permutation(total)[:n]
+    idx_type = I64 if rng.random() < 0.3 else I32
+    if rank == 1 and rng.random() < 0.5:
+        indices = flat.astype(idx_type)
+    else:
+        indices = np.stack(np.unravel_index(flat, shape), axis=1).astype(idx_type)
+    dtype = F32 if rng.random() < 0.5 else [I32, I64, np.int8, np.uint8][int(rng.integers(0, 4))]
+    scalar = rng.random() < 0.3
+    vals = values(rng, [] if scalar else [n], dtype)
+    shape_t = np.array(shape, I64 if rng.random() < 0.3 else I32)
+    const_shape = rng.random() < 0.5
+    version = 3 if dtype in (np.int8, np.uint8) else (2 if dtype == I64 else 1)
+    ins = [spec(indices.shape, idx_type), spec([rank], shape_t.dtype, data=shape_t if const_shape else None),
+           spec(vals.shape, dtype), spec([], dtype)]
+    overrides = {0: indices, 1: shape_t, 2: vals}
+    return case("SPARSE_TO_DENSE", ins, [spec(shape, dtype)], rng, options("SparseToDense"), version, overrides)
+
+
+def bidirectional(builder):
+    """A bidirectional RNN/LSTM case in a random form (time/batch major, merged, auxiliary input)."""
+    def gen(rng):
+        time_major, merge = bool(rng.random() < 0.5), bool(rng.random() < 0.5)
+        aux = [None, "cross", "bw"][int(rng.integers(0, 3))]
+        # LiteRT's merged batch-major LSTM reads its states out of bounds past batch row 0.
+        batch = 1 if builder is seq_models.bidi_lstm_float and merge and not time_major else int(rng.integers(1, 4))
+        model, shapes, _ = builder(rng, time_major=time_major, merge=merge, aux=aux, batch=batch)
+        return Case(model, [rng.uniform(-1, 1, s).astype(F32) for s in shapes])
+    return gen
+
+
 CASES: Dict[str, Callable[[np.random.Generator], Case]] = {
     "while": while_loop,
     "if": if_branches,
@@ -542,6 +597,8 @@ CASES: Dict[str, Callable[[np.random.Generator], Case]] = {
     "unidirectional_sequence_lstm_hybrid": recurrent(seq_models.lstm_float, hybrid=True),
     "unidirectional_sequence_rnn_hybrid": recurrent(seq_models.rnn_float, hybrid=True),
     "svdf_hybrid": recurrent(seq_models.svdf, hybrid=True),
+    "bidirectional_sequence_rnn": bidirectional(seq_models.bidi_rnn_float),
+    "bidirectional_sequence_lstm": bidirectional(seq_models.bidi_lstm_float),
     "select": select_v1,
     "select_v2": select_v2,
     "where": where,
@@ -588,4 +645,6 @@ CASES: Dict[str, Callable[[np.random.Generator], Case]] = {
     "reduce_all": reduce_bool("REDUCE_ALL"),
     "non_max_suppression_v4": nms(False),
     "non_max_suppression_v5": nms(True),
+    "unique": unique,
+    "sparse_to_dense": sparse_to_dense,
 }

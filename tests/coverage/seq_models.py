@@ -207,3 +207,90 @@ def random_inputs(rng: np.random.Generator, shape: List[int], dtype: type, n: in
     if np.dtype(dtype) == np.int8:
         return [[rng.integers(-128, 128, size=shape).astype(np.int8)] for _ in range(n)]
     return [[rng.uniform(-(scale or 1.0), scale or 1.0, size=shape).astype(F32)] for _ in range(n)]
+
+
+def bidi_rnn_float(rng: np.random.Generator, *, time_major: bool = False, merge: bool = False,
+                   aux: Optional[str] = None, activation: str = "TANH", batch: int = 2, time: int = 4,
+                   n_input: int = 3, fw_units: int = 5, bw_units: int = 4) -> Tuple[bytes, List[List[int]], type]:
+    """A float BIDIRECTIONAL_SEQUENCE_RNN; aux "cross": an auxiliary input (a second model input, as
+    wide as the main one) with auxiliary weights for both cells; aux "bw": an auxiliary input that the
+    backward cell reads instead of the main one. Returns the input shapes."""
+    mb = ModelBuilder()
+    g = mb.subgraph("main")
+    in_shape = [time, batch, n_input] if time_major else [batch, time, n_input]
+    x = g.tensor(in_shape, F32, name="x")
+    ops, inputs = [x], [x]
+    for d, units in (("fw", fw_units), ("bw", bw_units)):
+        ops += [g.tensor([units, n_input], F32, name=f"{d}_w", data=_w(rng, [units, n_input])),
+                g.tensor([units, units], F32, name=f"{d}_w_h", data=_w(rng, [units, units])),
+                g.tensor([units], F32, name=f"{d}_b", data=_w(rng, [units])),
+                g.tensor([batch, units], F32, name=f"{d}_h", is_variable=True)]
+    if aux is None:
+        ops += [-1, -1, -1]
+    else:
+        a = g.tensor(in_shape, F32, name="aux")
+        inputs.append(a)
+        ops.append(a)
+        if aux == "cross":
+            ops += [g.tensor([u, n_input], F32, name=f"{d}_w_aux", data=_w(rng, [u, n_input]))
+                    for d, u in (("fw", fw_units), ("bw", bw_units))]
+        else:
+            ops += [-1, -1]
+    outs = [g.tensor(in_shape[:2] + [fw_units + bw_units if merge else fw_units], F32, name="y_fw")]
+    if not merge:
+        outs.append(g.tensor(in_shape[:2] + [bw_units], F32, name="y_bw"))
+    opts = options("BidirectionalSequenceRNN", time_major=time_major, fused_activation_function=activation,
+                   merge_outputs=merge)
+    g.op("BIDIRECTIONAL_SEQUENCE_RNN", ops, outs, options=opts)
+    g.set_io(inputs, outs)
+    return mb.build(), [in_shape] * len(inputs), F32
+
+
+def bidi_lstm_float(rng: np.random.Generator, *, time_major: bool = False, merge: bool = False,
+                    aux: Optional[str] = None, cifg: bool = False, peephole: bool = False,
+                    projection: bool = False, cell_clip: float = 0.0, proj_clip: float = 0.0,
+                    batch: int = 2, time: int = 3, n_input: int = 4, n_aux: int = 3,
+                    n_cell: int = 4) -> Tuple[bytes, List[List[int]], type]:
+    """A float BIDIRECTIONAL_SEQUENCE_LSTM (48 operands); aux "cross": an auxiliary input (a second
+    model input, n_aux wide) with auxiliary weights for both cells; aux "bw": an auxiliary input the
+    backward cell reads instead of the main one. Returns the input shapes."""
+    n_output = 3 if projection else n_cell
+    mb = ModelBuilder()
+    g = mb.subgraph("main")
+    in_shape = [time, batch, n_input] if time_major else [batch, time, n_input]
+    x = g.tensor(in_shape, F32, name="x")
+    inputs = [x]
+
+    def w(shape, name, scale=0.5):
+        return g.tensor(shape, F32, name=name, data=_w(rng, shape, scale))
+
+    ops = [x]
+    for d in ("fw", "bw"):
+        ops += [-1 if (cifg and k == "i") else w([n_cell, n_input], f"{d}_w_x_{k}") for k in "ifco"]
+        ops += [-1 if (cifg and k == "i") else w([n_cell, n_output], f"{d}_w_h_{k}") for k in "ifco"]
+        ops += [w([n_cell], f"{d}_w_c_{k}") if peephole and not (cifg and k == "i") else -1 for k in "ifo"]
+        ops += [-1 if (cifg and k == "i") else w([n_cell], f"{d}_b_{k}", 1.0) for k in "ifco"]
+        ops += [w([n_output, n_cell], f"{d}_w_proj") if projection else -1,
+                w([n_output], f"{d}_b_proj") if projection else -1]
+    for d in ("fw", "bw"):
+        ops += [g.tensor([batch, n_output], F32, name=f"{d}_h", is_variable=True),
+                g.tensor([batch, n_cell], F32, name=f"{d}_c", is_variable=True)]
+    if aux is None:
+        ops += [-1] * 9
+    else:
+        aux_shape = in_shape[:2] + [n_aux if aux == "cross" else n_input]
+        a = g.tensor(aux_shape, F32, name="aux")
+        inputs.append(a)
+        ops.append(a)
+        for d in ("fw", "bw"):
+            ops += [w([n_cell, n_aux], f"{d}_w_aux_{k}") if aux == "cross" and not (cifg and k == "i") else -1
+                    for k in "ifco"]
+    outs = [g.tensor(in_shape[:2] + [2 * n_output if merge else n_output], F32, name="y_fw")]
+    if not merge:
+        outs.append(g.tensor(in_shape[:2] + [n_output], F32, name="y_bw"))
+    opts = options("BidirectionalSequenceLSTM", fused_activation_function="TANH", cell_clip=cell_clip,
+                   proj_clip=proj_clip, merge_outputs=merge, time_major=time_major)
+    g.op("BIDIRECTIONAL_SEQUENCE_LSTM", ops, outs, options=opts)
+    g.set_io(inputs, outs)
+    shapes = [in_shape] + ([in_shape[:2] + [n_aux if aux == "cross" else n_input]] if aux else [])
+    return mb.build(), shapes, F32

@@ -22,11 +22,13 @@ extern const TfLiteRegistration el_ref_assign_variable;
 /* lstm.c (+ lstm_int8.c) */
 extern const TfLiteRegistration el_ref_unidirectional_sequence_lstm;
 extern const TfLiteRegistration el_ref_lstm;
+extern const TfLiteRegistration el_ref_bidirectional_sequence_lstm; /* lstm_bidi.c */
 
 /* svdf.c, rnn.c */
 extern const TfLiteRegistration el_ref_svdf;
 extern const TfLiteRegistration el_ref_unidirectional_sequence_rnn;
 extern const TfLiteRegistration el_ref_rnn;
+extern const TfLiteRegistration el_ref_bidirectional_sequence_rnn; /* rnn_bidi.c */
 
 /* select.c, gather_nd.c, batch_matmul.c */
 extern const TfLiteRegistration el_ref_select;
@@ -88,6 +90,10 @@ extern const TfLiteRegistration el_ref_reduce_all;
 /* nms.c */
 extern const TfLiteRegistration el_ref_non_max_suppression_v4;
 extern const TfLiteRegistration el_ref_non_max_suppression_v5;
+
+/* unique.c, sparse_to_dense.c */
+extern const TfLiteRegistration el_ref_unique;
+extern const TfLiteRegistration el_ref_sparse_to_dense;
 
 /* detection_postprocess.c (the custom op TFLite_Detection_PostProcess) */
 extern const TfLiteRegistration el_ref_detection_postprocess;

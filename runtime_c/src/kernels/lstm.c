@@ -50,8 +50,7 @@ static TfLiteStatus check_vector(TfLiteContext* ctx, const TfLiteTensor* t, int 
   return kTfLiteOk;
 }
 
-/* TFLite's CheckInputTensorDimensions: which optional groups are present, and their shapes. */
-static TfLiteStatus check_geometry(TfLiteContext* ctx, el_lstm_geometry* g) {
+TfLiteStatus el_lstm_check_geometry(TfLiteContext* ctx, el_lstm_geometry* g) {
   const TfLiteTensor* const* t = g->t;
   for (int i = 0; i < EL_LSTM_NUM_OPERANDS; ++i) {
     const bool optional = i == EL_LSTM_W_INPUT_I || i == EL_LSTM_W_RECUR_I ||
@@ -132,7 +131,7 @@ static TfLiteStatus lstm_prepare_common(TfLiteContext* ctx, TfLiteNode* node, bo
     g->n_batch = el_dim(in, 0);
     g->n_input = el_dim(in, 1);
   }
-  EL_ENSURE_OK(ctx, check_geometry(ctx, g));
+  EL_ENSURE_OK(ctx, el_lstm_check_geometry(ctx, g));
   TfLiteTensor* out;
   EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &out));
   EL_ENSURE_TYPES_EQ(ctx, out->type, in->type);
@@ -156,8 +155,7 @@ static TfLiteStatus lstm_prepare_common(TfLiteContext* ctx, TfLiteNode* node, bo
           return kTfLiteError;
         }
       }
-      const int step_batch = g->time_major ? g->n_batch : 1;
-      const size_t floats = (size_t)5 * (size_t)step_batch * (size_t)g->n_cell;
+      const size_t floats = el_lstm_scratch_floats(g, g->time_major ? g->n_batch : 1);
       return ctx->RequestScratchBufferInArena(ctx, floats * sizeof(float), &d->scratch);
     }
     case kTfLiteInt8:
@@ -170,17 +168,19 @@ static TfLiteStatus lstm_prepare_common(TfLiteContext* ctx, TfLiteNode* node, bo
 static const float* fdata(const TfLiteTensor* t) { return t ? t->data.f : NULL; }
 
 /* One gate for `nb` batch rows: pre-activation into `gate`, then its activation. */
-static void gate_f32(const el_lstm_geometry* g, int nb, const float* x, const float* h, const float* c,
-                     const TfLiteTensor* w_x, const TfLiteTensor* w_h, const TfLiteTensor* w_c,
-                     const TfLiteTensor* norm, const TfLiteTensor* bias, TfLiteFusedActivation act,
-                     float* gate) {
-  const int nc = g->n_cell, ni = g->n_input, no = g->n_output;
-  const float *wx = fdata(w_x), *wh = fdata(w_h), *wc = fdata(w_c), *ln = fdata(norm), *b = fdata(bias);
+static void gate_f32(const el_lstm_geometry* g, int nb, const float* x, const float* aux, const float* h,
+                     const float* c, const TfLiteTensor* w_x, const TfLiteTensor* w_aux, const TfLiteTensor* w_h,
+                     const TfLiteTensor* w_c, const TfLiteTensor* norm, const TfLiteTensor* bias,
+                     TfLiteFusedActivation act, float* gate) {
+  const int nc = g->n_cell, ni = g->n_input, no = g->n_output, na = g->n_aux_input;
+  const float *wx = fdata(w_x), *wa = fdata(w_aux), *wh = fdata(w_h), *wc = fdata(w_c), *ln = fdata(norm),
+              *b = fdata(bias);
   for (int r = 0; r < nb; ++r) {
     float* row = gate + (size_t)r * nc;
     for (int k = 0; k < nc; ++k) {
       float acc = (ln == NULL && b != NULL) ? b[k] : 0.0f;
       acc += el_seq_dot(wx + (size_t)k * ni, x + (size_t)r * ni, ni);
+      if (wa != NULL) acc += el_seq_dot(wa + (size_t)k * na, aux + (size_t)r * na, na);
       acc += el_seq_dot(wh + (size_t)k * no, h + (size_t)r * no, no);
       if (wc != NULL) acc += wc[k] * c[(size_t)r * nc + k];
       row[k] = acc;
@@ -200,29 +200,32 @@ static void gate_f32(const el_lstm_geometry* g, int nb, const float* x, const fl
 
 static float clip(float v, float limit) { return v > limit ? limit : (v < -limit ? -limit : v); }
 
-/* One time step for `nb` rows: x [nb, n_input] -> out [nb, n_output]; h and c are updated. */
-static void step_f32(const el_lstm_geometry* g, int nb, const float* x, float* h, float* c, float* out,
-                     float* scratch) {
+size_t el_lstm_scratch_floats(const el_lstm_geometry* g, int nb) {
+  return (size_t)5 * (size_t)nb * (size_t)g->n_cell;
+}
+
+void el_lstm_step_f32(const el_lstm_geometry* g, int nb, const float* x, const float* aux, float* h, float* c,
+                      float* out, int out_stride, float* scratch) {
   const TfLiteTensor* const* t = g->t;
   const int nc = g->n_cell, no = g->n_output;
   const size_t n = (size_t)nb * nc;
   float *ig = scratch, *fg = scratch + n, *cg = scratch + 2 * n, *og = scratch + 3 * n, *hid = scratch + 4 * n;
   if (!g->use_cifg) {
-    gate_f32(g, nb, x, h, c, t[EL_LSTM_W_INPUT_I], t[EL_LSTM_W_RECUR_I], t[EL_LSTM_W_PEEP_I], t[EL_LSTM_NORM_I],
-             t[EL_LSTM_BIAS_I], kTfLiteActSigmoid, ig);
+    gate_f32(g, nb, x, aux, h, c, t[EL_LSTM_W_INPUT_I], g->aux_w[0], t[EL_LSTM_W_RECUR_I], t[EL_LSTM_W_PEEP_I],
+             t[EL_LSTM_NORM_I], t[EL_LSTM_BIAS_I], kTfLiteActSigmoid, ig);
   }
-  gate_f32(g, nb, x, h, c, t[EL_LSTM_W_INPUT_F], t[EL_LSTM_W_RECUR_F], t[EL_LSTM_W_PEEP_F], t[EL_LSTM_NORM_F],
-           t[EL_LSTM_BIAS_F], kTfLiteActSigmoid, fg);
-  gate_f32(g, nb, x, h, c, t[EL_LSTM_W_INPUT_C], t[EL_LSTM_W_RECUR_C], NULL, t[EL_LSTM_NORM_C], t[EL_LSTM_BIAS_C],
-           g->activation, cg);
+  gate_f32(g, nb, x, aux, h, c, t[EL_LSTM_W_INPUT_F], g->aux_w[1], t[EL_LSTM_W_RECUR_F], t[EL_LSTM_W_PEEP_F],
+           t[EL_LSTM_NORM_F], t[EL_LSTM_BIAS_F], kTfLiteActSigmoid, fg);
+  gate_f32(g, nb, x, aux, h, c, t[EL_LSTM_W_INPUT_C], g->aux_w[2], t[EL_LSTM_W_RECUR_C], NULL, t[EL_LSTM_NORM_C],
+           t[EL_LSTM_BIAS_C], g->activation, cg);
   for (size_t k = 0; k < n; ++k) {
     const float in_gate = g->use_cifg ? 1.0f - fg[k] : ig[k];
     float v = fg[k] * c[k] + in_gate * cg[k];
     c[k] = g->cell_clip > 0.0f ? clip(v, g->cell_clip) : v;
   }
   /* The output gate's peephole sees the updated cell state. */
-  gate_f32(g, nb, x, h, c, t[EL_LSTM_W_INPUT_O], t[EL_LSTM_W_RECUR_O], t[EL_LSTM_W_PEEP_O], t[EL_LSTM_NORM_O],
-           t[EL_LSTM_BIAS_O], kTfLiteActSigmoid, og);
+  gate_f32(g, nb, x, aux, h, c, t[EL_LSTM_W_INPUT_O], g->aux_w[3], t[EL_LSTM_W_RECUR_O], t[EL_LSTM_W_PEEP_O],
+           t[EL_LSTM_NORM_O], t[EL_LSTM_BIAS_O], kTfLiteActSigmoid, og);
   for (size_t k = 0; k < n; ++k) hid[k] = og[k] * el_seq_activate(c[k], g->activation);
   if (g->use_projection) {
     const float* w = t[EL_LSTM_W_PROJ]->data.f;
@@ -236,7 +239,7 @@ static void step_f32(const el_lstm_geometry* g, int nb, const float* x, float* h
   } else {
     memcpy(h, hid, n * sizeof(float));
   }
-  memcpy(out, h, (size_t)nb * no * sizeof(float));
+  for (int r = 0; r < nb; ++r) memcpy(out + (size_t)r * out_stride, h + (size_t)r * no, (size_t)no * sizeof(float));
 }
 
 static TfLiteStatus lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
@@ -253,15 +256,16 @@ static TfLiteStatus lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const int ni = g->n_input, no = g->n_output, nb = g->n_batch, nt = g->n_time;
   if (g->time_major) {
     for (int s = 0; s < nt; ++s) {
-      step_f32(g, nb, in->data.f + (size_t)s * nb * ni, h, c, out->data.f + (size_t)s * nb * no, scratch);
+      el_lstm_step_f32(g, nb, in->data.f + (size_t)s * nb * ni, NULL, h, c, out->data.f + (size_t)s * nb * no, no,
+                       scratch);
     }
     return kTfLiteOk;
   }
   for (int b = 0; b < nb; ++b) {
     for (int s = 0; s < nt; ++s) {
       const size_t row = (size_t)b * nt + s;
-      step_f32(g, 1, in->data.f + row * ni, h + (size_t)b * no, c + (size_t)b * g->n_cell, out->data.f + row * no,
-               scratch);
+      el_lstm_step_f32(g, 1, in->data.f + row * ni, NULL, h + (size_t)b * no, c + (size_t)b * g->n_cell,
+                       out->data.f + row * no, no, scratch);
     }
   }
   return kTfLiteOk;

@@ -1,9 +1,11 @@
 /* Shared by the LSTM kernels (lstm.c: float, and the shape checks; lstm_int8.c: TFLite's
- * integer 8x8->16 LSTM): operand positions and the checked geometry of one node. */
+ * integer 8x8->16 LSTM; lstm_bidi.c: the bidirectional float LSTM): operand positions, the
+ * checked geometry of one node and the float step. */
 #ifndef EDGELITE_KERNELS_LSTM_H_
 #define EDGELITE_KERNELS_LSTM_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "edgelite/builtin_op_data.h"
 #include "edgelite/common.h"
@@ -49,7 +51,23 @@ typedef struct el_lstm_geometry {
   bool use_cifg, use_peephole, use_layer_norm, use_projection;
   TfLiteFusedActivation activation;
   float cell_clip, proj_clip;
+  /* Auxiliary input weights (bidirectional LSTM with cross links): aux-input-to-{input, forget,
+   * cell, output}, [n_cell, n_aux_input]; all NULL, and n_aux_input 0, when absent. */
+  const TfLiteTensor* aux_w[4];
+  int n_aux_input;
 } el_lstm_geometry;
+
+/* TFLite's CheckInputTensorDimensions on g->t (n_input and n_batch set): which optional groups
+ * are present, their shapes; sets n_cell, n_output and the use_* flags. */
+TfLiteStatus el_lstm_check_geometry(TfLiteContext* ctx, el_lstm_geometry* g);
+
+/* Floats of scratch one float step of `nb` rows needs. */
+size_t el_lstm_scratch_floats(const el_lstm_geometry* g, int nb);
+
+/* One float time step for `nb` rows: x [nb, n_input] (and aux [nb, n_aux_input] when the
+ * geometry has auxiliary weights) -> out rows out_stride floats apart; h and c are updated. */
+void el_lstm_step_f32(const el_lstm_geometry* g, int nb, const float* x, const float* aux, float* h, float* c,
+                      float* out, int out_stride, float* scratch);
 
 /* Hybrid state of one node (lstm_hybrid.c): float activations, int8 weights. */
 typedef struct el_lstm_hybrid el_lstm_hybrid;

@@ -37,10 +37,12 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     /* lstm.c, lstm_int8.c */
     REF(EL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 1, 4, el_ref_unidirectional_sequence_lstm),
     REF(EL_OP_LSTM, 1, 4, el_ref_lstm),
+    REF(EL_OP_BIDIRECTIONAL_SEQUENCE_LSTM, 1, 3, el_ref_bidirectional_sequence_lstm),
     /* svdf.c, rnn.c */
     REF(EL_OP_SVDF, 1, 4, el_ref_svdf),
     REF(EL_OP_UNIDIRECTIONAL_SEQUENCE_RNN, 1, 3, el_ref_unidirectional_sequence_rnn),
     REF(EL_OP_RNN, 1, 3, el_ref_rnn),
+    REF(EL_OP_BIDIRECTIONAL_SEQUENCE_RNN, 1, 3, el_ref_bidirectional_sequence_rnn),
     /* select.c, gather_nd.c, batch_matmul.c */
     REF(EL_OP_SELECT, 1, 4, el_ref_select),
     REF(EL_OP_SELECT_V2, 1, 2, el_ref_select_v2),
@@ -93,6 +95,9 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     /* nms.c */
     REF(EL_OP_NON_MAX_SUPPRESSION_V4, 1, 1, el_ref_non_max_suppression_v4),
     REF(EL_OP_NON_MAX_SUPPRESSION_V5, 1, 1, el_ref_non_max_suppression_v5),
+    /* unique.c, sparse_to_dense.c */
+    REF(EL_OP_UNIQUE, 1, 1, el_ref_unique),
+    REF(EL_OP_SPARSE_TO_DENSE, 1, 3, el_ref_sparse_to_dense),
     /* elementwise_binary.c */
     OPT(EL_OP_ADD, 1, 6, el_ref_add, el_opt_add),
     OPT(EL_OP_SUB, 1, 5, el_ref_sub, el_opt_sub),

@@ -11,6 +11,7 @@
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 #include "kernels/quant_util.h"
+#include "kernels/rnn.h"
 #include "kernels/seq_util.h"
 
 enum { IN = 0, W_INPUT = 1, W_RECUR = 2, BIAS = 3, HIDDEN = 4 };
@@ -128,19 +129,26 @@ static void step_hybrid(const rnn_data* d, int nb, const float* x, const int8_t*
   memcpy(h, out, (size_t)nb * nu * sizeof(float));
 }
 
+void el_rnn_step_f32(int nb, int n_input, int n_aux, int units, TfLiteFusedActivation act, const float* x,
+                     const float* aux, const float* wx, const float* w_aux, const float* wh, const float* bias, float* h,
+                     float* out, int out_stride) {
+  for (int r = 0; r < nb; ++r) {
+    float* row = out + (size_t)r * out_stride;
+    for (int u = 0; u < units; ++u) {
+      float acc = bias[u];
+      acc += el_seq_dot(wx + (size_t)u * n_input, x + (size_t)r * n_input, n_input);
+      if (n_aux > 0) acc += el_seq_dot(w_aux + (size_t)u * n_aux, aux + (size_t)r * n_aux, n_aux);
+      acc += el_seq_dot(wh + (size_t)u * units, h + (size_t)r * units, units);
+      row[u] = el_seq_activate(acc, act);
+    }
+  }
+  for (int r = 0; r < nb; ++r) memcpy(h + (size_t)r * units, out + (size_t)r * out_stride, (size_t)units * sizeof(float));
+}
+
 /* One step for `nb` rows: out = act(bias + W_x x + W_h h), then h = out. */
 static void step(const rnn_data* d, int nb, const float* x, const float* wx, const float* wh, const float* bias,
                  float* h, float* out) {
-  const int ni = d->input_size, nu = d->units;
-  for (int r = 0; r < nb; ++r) {
-    for (int u = 0; u < nu; ++u) {
-      float acc = bias[u];
-      acc += el_seq_dot(wx + (size_t)u * ni, x + (size_t)r * ni, ni);
-      acc += el_seq_dot(wh + (size_t)u * nu, h + (size_t)r * nu, nu);
-      out[(size_t)r * nu + u] = el_seq_activate(acc, d->activation);
-    }
-  }
-  memcpy(h, out, (size_t)nb * nu * sizeof(float));
+  el_rnn_step_f32(nb, d->input_size, 0, d->units, d->activation, x, NULL, wx, NULL, wh, bias, h, out, d->units);
 }
 
 static TfLiteStatus hybrid_invoke(TfLiteContext* ctx, TfLiteNode* node, const rnn_data* d) {
