@@ -59,6 +59,9 @@ typedef struct el_ew_kernels {
   void (*f32_column_sums)(float* out, const float* x, int64_t rows, int64_t cols);
   /* out[k] += x[0][k] + ... + x[rows-1][k] modulo 2^32, x int8 (or uint8). */
   void (*q8_column_sums)(int32_t* out, const void* x, int is_unsigned, int64_t rows, int64_t cols);
+  /* out[i] = el_requant_one(acc[i], mult, lshift, rshift, zp, lo, hi) as a byte. */
+  void (*requant_row)(const int32_t* acc, void* out, int64_t n, int32_t mult, int32_t lshift,
+                      int32_t rshift, int32_t zp, int32_t lo, int32_t hi);
   /* The largest of x[0..n), n >= 1. */
   float (*f32_max)(const float* x, int64_t n);
   /* y[i] = exp((x[i] - max) * beta); returns the sum of the y[i]. */

@@ -148,6 +148,21 @@ static void q8_column_sums_neon(int32_t* out, const void* x, int is_unsigned, in
   }
 }
 
+static void requant_row_neon(const int32_t* acc, void* out, int64_t n, int32_t mult,
+                             int32_t lshift, int32_t rshift, int32_t zp, int32_t lo, int32_t hi) {
+  int8_t* o = (int8_t*)out;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    int32x4_t r[2];
+    for (int h = 0; h < 2; ++h) {
+      const int32x4_t v = vaddq_s32(mbqm1(vld1q_s32(acc + i + 4 * h), mult, lshift, rshift), vdupq_n_s32(zp));
+      r[h] = vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+    }
+    vst1_s8(o + i, vmovn_s16(vcombine_s16(vmovn_s32(r[0]), vmovn_s32(r[1]))));
+  }
+  for (; i < n; ++i) o[i] = (int8_t)el_requant_one(acc[i], mult, lshift, rshift, zp, lo, hi);
+}
+
 static float f32_max_neon(const float* x, int64_t n) {
   float m = x[0];
   int64_t i = 1;
@@ -208,6 +223,7 @@ const el_ew_kernels el_ew_neon = {
     .f32_binary = f32_binary_neon,
     .f32_column_sums = f32_column_sums_neon,
     .q8_column_sums = q8_column_sums_neon,
+    .requant_row = requant_row_neon,
     .f32_max = f32_max_neon,
     .f32_exp_sum = f32_exp_sum_neon,
     .f32_scale = f32_scale_neon,

@@ -46,6 +46,12 @@ static void q8_column_sums(int32_t* out, const void* x, int is_unsigned, int64_t
   }
 }
 
+static void requant_row(const int32_t* acc, void* out, int64_t n, int32_t mult, int32_t lshift,
+                        int32_t rshift, int32_t zp, int32_t lo, int32_t hi) {
+  int8_t* o = (int8_t*)out;
+  for (int64_t i = 0; i < n; ++i) o[i] = (int8_t)el_requant_one(acc[i], mult, lshift, rshift, zp, lo, hi);
+}
+
 static float f32_max(const float* x, int64_t n) {
   float m = x[0];
   for (int64_t i = 1; i < n; ++i) m = x[i] > m ? x[i] : m;
@@ -70,6 +76,7 @@ static const el_ew_kernels kScalar = {
     .f32_binary = f32_binary,
     .f32_column_sums = f32_column_sums,
     .q8_column_sums = q8_column_sums,
+    .requant_row = requant_row,
     .f32_max = f32_max,
     .f32_exp_sum = f32_exp_sum,
     .f32_scale = f32_scale,

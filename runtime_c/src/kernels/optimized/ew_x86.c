@@ -240,6 +240,22 @@ EL_TARGET_AVX2 static void q8_column_sums_avx2(int32_t* out, const void* x, int 
   }
 }
 
+EL_TARGET_AVX2 static void requant_row_avx2(const int32_t* acc, void* out, int64_t n,
+                                            int32_t mult, int32_t lshift, int32_t rshift,
+                                            int32_t zp, int32_t lo, int32_t hi) {
+  const __m256i m = _mm256_set1_epi32(mult), ls = _mm256_set1_epi32(lshift);
+  const __m256i rs = _mm256_set1_epi32(rshift), z = _mm256_set1_epi32(zp);
+  const __m256i vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  int8_t* o = (int8_t*)out;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256i v = el_mbqm_avx2(_mm256_loadu_si256((const __m256i*)(acc + i)), m, ls, rs);
+    v = _mm256_min_epi32(_mm256_max_epi32(_mm256_add_epi32(v, z), vlo), vhi);
+    _mm_storel_epi64((__m128i*)(o + i), el_narrow8_avx2(v));
+  }
+  for (; i < n; ++i) o[i] = (int8_t)el_requant_one(acc[i], mult, lshift, rshift, zp, lo, hi);
+}
+
 EL_TARGET_AVX2 static float f32_max_avx2(const float* x, int64_t n) {
   float m = x[0];
   int64_t i = 1;
@@ -309,6 +325,7 @@ const el_ew_kernels el_ew_avx2 = {
     .f32_binary = f32_binary_avx2,
     .f32_column_sums = f32_column_sums_avx2,
     .q8_column_sums = q8_column_sums_avx2,
+    .requant_row = requant_row_avx2,
     .f32_max = f32_max_avx2,
     .f32_exp_sum = f32_exp_sum_avx2,
     .f32_scale = f32_scale_avx2,
@@ -521,6 +538,21 @@ EL_TARGET_AVX512 static void q8_column_sums_avx512(int32_t* out, const void* x, 
   }
 }
 
+EL_TARGET_AVX512 static void requant_row_avx512(const int32_t* acc, void* out, int64_t n,
+                                                int32_t mult, int32_t lshift, int32_t rshift,
+                                                int32_t zp, int32_t lo, int32_t hi) {
+  const el_mbqm1_params q = el_mbqm1_setup_avx512(mult, lshift, rshift);
+  const __m512i z = _mm512_set1_epi32(zp);
+  const __m512i vlo = _mm512_set1_epi32(lo), vhi = _mm512_set1_epi32(hi);
+  int8_t* o = (int8_t*)out;
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 keep = tail16(n - i);
+    __m512i v = el_mbqm1_avx512(_mm512_maskz_loadu_epi32(keep, acc + i), &q);
+    v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, z), vlo), vhi);
+    _mm_mask_storeu_epi8(o + i, keep, _mm512_cvtepi32_epi8(v));
+  }
+}
+
 EL_TARGET_AVX512 static float f32_max_avx512(const float* x, int64_t n) {
   float m = x[0];
   int64_t i = 1;
@@ -580,6 +612,7 @@ const el_ew_kernels el_ew_avx512 = {
     .f32_binary = f32_binary_avx512,
     .f32_column_sums = f32_column_sums_avx512,
     .q8_column_sums = q8_column_sums_avx512,
+    .requant_row = requant_row_avx512,
     .f32_max = f32_max_avx512,
     .f32_exp_sum = f32_exp_sum_avx512,
     .f32_scale = f32_scale_avx512,

@@ -182,10 +182,8 @@ static TfLiteStatus opt_mean_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     const uint8_t* x = in + (size_t)b * (size_t)s->pixels * (size_t)c;
     for (int k = 0; k < c; ++k) sums[k] = bias;
     s->k->q8_column_sums(sums, x, s->is_unsigned, s->pixels, c);
-    int8_t* o = out + (size_t)b * (size_t)c;
-    for (int k = 0; k < c; ++k) {
-      o[k] = (int8_t)el_requant_one(sums[k], s->mult, s->lshift, s->rshift, s->out_zp, s->lo, s->hi);
-    }
+    s->k->requant_row(sums, out + (size_t)b * (size_t)c, c, s->mult, s->lshift, s->rshift,
+                      s->out_zp, s->lo, s->hi);
   }
   return kTfLiteOk;
 }
