@@ -266,3 +266,22 @@ def test_partitioned_variable_round_trips_through_the_graph_ops(tmp_path):
             assert sess.run("total:0") == value.sum()
             again = imported.save(sess, str(tmp_path / "again"))
     np.testing.assert_array_equal(train.load_variable(again, "emb"), value)
+
+
+def test_clear_extraneous_savers_keeps_only_the_given_saver(tmp_path, graph):
+    tf.Variable(np.ones(2, np.float32), name="v")
+    first = train.Saver()
+    second = train.Saver(max_to_keep=1)
+    assert second.as_saver_def().restore_op_name == "save_1/restore_all"
+    mgd = second.export_meta_graph(clear_extraneous_savers=True, clear_devices=True)
+    names = {n.name for n in mgd.graph_def.node}
+    assert "save_1/restore_all" in names and "v" in names
+    assert not any(n.startswith("save/") for n in names)
+    with tf.Graph().as_default():
+        imported = train.import_meta_graph(mgd, clear_devices=True)
+        assert imported.as_saver_def().max_to_keep == 1
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            path = imported.save(sess, str(tmp_path / "only"))
+    np.testing.assert_array_equal(train.load_variable(path, "v"), np.ones(2, np.float32))
+    assert first.as_saver_def().restore_op_name == "save/restore_all"

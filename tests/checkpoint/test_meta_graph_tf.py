@@ -91,3 +91,22 @@ def test_tensorflow_imports_restores_and_runs_our_meta_graph(tmp_path):
     proc = subprocess.run([python, str(VERIFY), str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
     assert "ALL OK" in proc.stdout
+
+
+def test_tensorflow_sharded_saver_graph_restores_and_saves(tmp_path):
+    """TensorFlow's sharded save graph (ShardedFilename, StringJoin, MergeV2Checkpoints) runs in edgelite."""
+    exp = np.load(META / "expected.npz")
+    with tf.Graph().as_default():
+        saver = train.import_meta_graph(str(META / "sharded" / "sh.meta"))
+        assert saver.as_saver_def().sharded and saver.as_saver_def().save_tensor_name == "save/Identity:0"
+        with tf.Session() as sess:
+            saver.restore(sess, str(META / "sharded" / "sh"))
+            np.testing.assert_array_equal(sess.run("c:0"), exp["sharded/c"])
+            a = tf.global_variables()[0]
+            sess.run(tf.assign(a, [0.0, 1.0, 2.0]))
+            path = saver.save(sess, str(tmp_path / "again"), global_step=3)
+    assert path == str(tmp_path / "again-3")
+    assert sorted(os.listdir(tmp_path)) == ["again-3.data-00000-of-00002", "again-3.data-00001-of-00002",
+                                            "again-3.index", "again-3.meta", "checkpoint"]
+    np.testing.assert_array_equal(train.load_variable(path, "a"), np.array([0.0, 1.0, 2.0], np.float32))
+    np.testing.assert_array_equal(train.load_variable(path, "b"), np.array([3, 7, -1], np.int64))

@@ -254,7 +254,6 @@ def _extraneous_saver_nodes(graph_def: GraphDef, saver_def: Optional[SaverDef]) 
     """Names of save/restore nodes of savers other than saver_def's (every node under their name scopes)."""
     keep = _scope_of(saver_def.filename_tensor_name.split(":")[0]) if saver_def is not None else None
     scopes = {_scope_of(n.name) for n in graph_def.node if n.op in _SAVE_RESTORE_OPS}
-    scopes = {s.rsplit("/", 1)[0] if s.endswith(("/SaveV2", "/RestoreV2")) else s for s in scopes}
     scopes.discard(keep)
     return {n.name for n in graph_def.node if any(n.name == s or n.name.startswith(s + "/") for s in scopes if s)}
 

@@ -5,11 +5,14 @@ save or restore through it by feeding the filename tensor, without the Python ob
 """
 from __future__ import annotations
 
+import os
+import re
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
-from ..checkpoint.bundle import BundleReader, BundleWriter
+from ..checkpoint.bundle import BundleReader, BundleWriter, index_filename
+from .checkpoint_management import delete_checkpoint_files
 from ..checkpoint.io_ops import parse_shape_and_slice
 from ..framework import dtypes, errors, ops
 from ..framework.op_def_registry import is_registered, register_op
@@ -26,7 +29,9 @@ def _save_v2_kernel(ctx: Any, prefix: Any, tensor_names: Any, shape_and_slices: 
         raise errors.InvalidArgumentError(
             None, None, f"Expected {len(names)} tensors and shape_and_slices, got {len(tensors)} tensors and "
             f"{len(specs)} shape_and_slices")
-    writer = BundleWriter(_strings(prefix)[0])
+    path = _strings(prefix)[0]
+    _makedirs_for(path)
+    writer = BundleWriter(path)
     try:
         for name, spec, value in zip(names, specs, tensors):
             full, tensor_slice = parse_shape_and_slice(spec)
@@ -65,6 +70,84 @@ def _restore_v2_kernel(ctx: Any, prefix: Any, tensor_names: Any, shape_and_slice
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _makedirs_for(prefix: str) -> None:
+    """TensorFlow's bundle writer creates the prefix's directory (sharded saves write into '<prefix>_temp/')."""
+    directory = os.path.dirname(prefix)
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+
+
+def _merge_v2_kernel(ctx: Any, checkpoint_prefixes: Any, destination_prefix: Any) -> tuple:
+    sources = _strings(checkpoint_prefixes)
+    destination = _strings(destination_prefix)[0]
+    present = [p for p in sources if os.path.exists(index_filename(p))]
+    if len(present) != len(sources) and not ctx.attrs.get("allow_missing_files", False):
+        missing = [p for p in sources if p not in present]
+        raise errors.NotFoundError(None, None, f"Checkpoint prefixes not found: {missing}")
+    _makedirs_for(destination)
+    writer = BundleWriter(destination, num_shards=max(1, len(present)))
+    try:
+        for shard, source in enumerate(present):
+            with BundleReader(source) as reader:
+                for key in reader.keys():
+                    entry = reader.entry(key)
+                    if entry.slices:
+                        for tensor_slice in entry.slices:
+                            writer.add_slice(key, entry.shape, tensor_slice, reader.get_slice(key, tensor_slice),
+                                             shard_id=shard)
+                    else:
+                        writer.add(key, reader.get(key), shard_id=shard)
+    except BaseException:
+        writer.abort()
+        raise
+    writer.finish()
+    for source in present:
+        delete_checkpoint_files(source)
+        if ctx.attrs.get("delete_old_dirs", True):
+            try:
+                os.rmdir(os.path.dirname(source))
+            except OSError:
+                pass  # not empty or already gone: TensorFlow ignores this too
+    return ()
+
+
+def _sharded_filename_kernel(ctx: Any, basename: Any, shard: Any, num_shards: Any) -> np.ndarray:
+    name = "%s-%05d-of-%05d" % (_strings(basename)[0], int(np.asarray(shard)), int(np.asarray(num_shards)))
+    return np.array(name.encode("utf-8"), dtype=object)
+
+
+def _string_join_kernel(ctx: Any, inputs: list) -> np.ndarray:
+    sep = ctx.attrs.get("separator", "")
+    sep = sep.encode("utf-8") if isinstance(sep, str) else bytes(sep)
+    arrays = [np.asarray(x, dtype=object) for x in inputs]
+    shape = np.broadcast_shapes(*[a.shape for a in arrays])
+    flat = [np.broadcast_to(a, shape).reshape(-1) for a in arrays]
+    out = np.empty(int(np.prod(shape, dtype=np.int64)), dtype=object)
+    for i in range(out.size):
+        out[i] = sep.join(bytes(a[i]) if not isinstance(a[i], str) else a[i].encode("utf-8") for a in flat)
+    return out.reshape(shape)
+
+
+def _regex_full_match_kernel(ctx: Any, value: Any) -> np.ndarray:
+    pattern = re.compile(ctx.attrs["pattern"])
+    arr = np.asarray(value, dtype=object)
+    flat = [bool(pattern.fullmatch(v.decode("utf-8") if isinstance(v, bytes) else str(v))) for v in arr.reshape(-1)]
+    return np.array(flat, dtype=bool).reshape(arr.shape)
+
+
+if not is_registered("MergeV2Checkpoints"):
+    register_op("MergeV2Checkpoints", inputs=["checkpoint_prefixes: string", "destination_prefix: string"],
+                outputs=[], attrs={"delete_old_dirs": True, "allow_missing_files": False}, kernel=_merge_v2_kernel,
+                shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
+if not is_registered("ShardedFilename"):
+    register_op("ShardedFilename", inputs=["basename: string", "shard: int32", "num_shards: int32"],
+                outputs=["filename: string"], kernel=_sharded_filename_kernel, shape_fn=lambda op: [[]])
+if not is_registered("StringJoin"):
+    register_op("StringJoin", inputs=["inputs: N * string"], outputs=["output: string"], attrs={"separator": ""},
+                kernel=_string_join_kernel, shape_fn=lambda op: [None])
+if not is_registered("StaticRegexFullMatch"):
+    register_op("StaticRegexFullMatch", inputs=["input: string"], outputs=["output: bool"],
+                kernel=_regex_full_match_kernel, shape_fn=lambda op: [op.inputs[0].shape])
 if not is_registered("SaveV2"):
     register_op("SaveV2", inputs=["prefix: string", "tensor_names: string", "shape_and_slices: string"],
                 outputs=[], kernel=_save_v2_kernel, shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
