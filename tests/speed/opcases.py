@@ -400,6 +400,8 @@ def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
         rank = int(rng.integers(1, 5))
         shape = [int(v) for v in rng.integers(1, 9, size=rank)]
         shape[-1] = int(_pick(rng, (1, 7, 16, 33, 100)))
+        if rng.random() < 0.05:  # empty operands may have no buffer at all
+            shape[0] = 0
         kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast"))
         a_shape, b_shape = list(shape), list(shape)
         if kind == "scalar_b":
@@ -436,6 +438,8 @@ def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
         rank = int(rng.integers(1, 5))
         shape = [int(v) for v in rng.integers(1, 9, size=rank)]
         shape[-1] = int(_pick(rng, (1, 7, 15, 16, 17, 33, 100)))
+        if rng.random() < 0.05:  # empty operands may have no buffer at all
+            shape[0] = 0
         kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast"))
         a_shape, b_shape = list(shape), list(shape)
         if kind == "scalar_b":

@@ -180,6 +180,7 @@ static TfLiteStatus opt_binary_invoke(TfLiteContext* ctx, TfLiteNode* node,
   TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
   j.out = (uint8_t*)out->data.raw;
   j.n = el_num_elements(out);
+  if (j.n == 0) return kTfLiteOk; /* empty operands may have no buffer at all */
   EL_ENSURE(ctx, j.a != NULL && j.b != NULL && j.out != NULL);
   const el_cpu_backend* b = el_context_backend(ctx);
   int threads = el_cpu_threads(b) < s->threads ? el_cpu_threads(b) : s->threads;
