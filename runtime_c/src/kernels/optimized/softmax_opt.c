@@ -97,6 +97,7 @@ static TfLiteStatus opt_softmax_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   s->depth = el_dim(in, el_ndims(in) - 1);
   if (s->depth <= 0 || el_is_dynamic(out)) return kTfLiteOk;
   s->rows = el_num_elements(in) / s->depth;
+  if (s->rows == 0) return kTfLiteOk; /* an empty input may have no buffer at all */
   s->k = el_ew_kernels_for(el_context_isa(ctx));
   if (in->type == kTfLiteFloat32) {
     /* A beta that is not a positive number leaves the exponential's range: reference. */
