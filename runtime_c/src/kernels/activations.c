@@ -25,13 +25,8 @@ static const char* const kNames[] = {"RELU",       "RELU6",      "RELU_N1_TO_1",
                                      "ELU",        "GELU"};
 
 static TfLiteStatus act_prepare(TfLiteContext* ctx, TfLiteNode* node, act_op op) {
-  EL_ENSURE_OK(ctx, el_check_io_count(ctx, node, 1, 1));
   const TfLiteTensor* in;
-  TfLiteTensor* out;
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, &in));
-  EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &out));
-  EL_ENSURE_TYPES_EQ(ctx, out->type, in->type);
-  EL_ENSURE_OK(ctx, el_resize_like(ctx, out, in));
+  EL_ENSURE_OK(ctx, el_prepare_elementwise_unary(ctx, node, &in));
   switch (in->type) {
     case kTfLiteFloat32:
       return kTfLiteOk;
@@ -117,15 +112,7 @@ static TfLiteStatus act_invoke(TfLiteContext* ctx, TfLiteNode* node, act_op op) 
   }
 }
 
-#define DEFINE_ACT(name, OP, CODE)                                                          \
-  static TfLiteStatus name##_prepare(TfLiteContext* ctx, TfLiteNode* node) {                \
-    return act_prepare(ctx, node, OP);                                                      \
-  }                                                                                         \
-  static TfLiteStatus name##_invoke(TfLiteContext* ctx, TfLiteNode* node) {                 \
-    return act_invoke(ctx, node, OP);                                                       \
-  }                                                                                         \
-  const TfLiteRegistration el_ref_##name =                                                  \
-      EL_REGISTRATION(NULL, NULL, name##_prepare, name##_invoke, CODE)
+#define DEFINE_ACT(name, OP, CODE) EL_FAMILY_REGISTRATION(name, act, OP, NULL, NULL, CODE)
 
 DEFINE_ACT(relu, A_RELU, EL_OP_RELU);
 DEFINE_ACT(relu6, A_RELU6, EL_OP_RELU6);

@@ -109,15 +109,7 @@ static TfLiteStatus cmp_invoke(TfLiteContext* ctx, TfLiteNode* node, cmp_op op) 
   return kTfLiteOk;
 }
 
-#define DEFINE_CMP(name, OP, CODE)                                                          \
-  static TfLiteStatus name##_prepare(TfLiteContext* ctx, TfLiteNode* node) {                \
-    return cmp_prepare(ctx, node, OP);                                                      \
-  }                                                                                         \
-  static TfLiteStatus name##_invoke(TfLiteContext* ctx, TfLiteNode* node) {                 \
-    return cmp_invoke(ctx, node, OP);                                                       \
-  }                                                                                         \
-  const TfLiteRegistration el_ref_##name =                                                  \
-      EL_REGISTRATION(cmp_init, el_kernel_free, name##_prepare, name##_invoke, CODE)
+#define DEFINE_CMP(name, OP, CODE) EL_FAMILY_REGISTRATION(name, cmp, OP, cmp_init, el_kernel_free, CODE)
 
 DEFINE_CMP(equal, C_EQ, EL_OP_EQUAL);
 DEFINE_CMP(not_equal, C_NE, EL_OP_NOT_EQUAL);

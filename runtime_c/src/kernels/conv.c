@@ -7,7 +7,7 @@
 
 #include "kernels/kernels.h"
 
-static void* conv_init(TfLiteContext* ctx, const char* buf, size_t len) {
+void* el_conv_init(TfLiteContext* ctx, const char* buf, size_t len) {
   (void)ctx;
   (void)buf;
   (void)len;
@@ -19,15 +19,9 @@ static TfLiteStatus conv_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   el_conv_data* d = (el_conv_data*)node->user_data;
   const TfLiteConvParams* params = (const TfLiteConvParams*)node->builtin_data;
   EL_ENSURE_MSG(ctx, params != NULL, "CONV_2D has no options.");
-  const int num_inputs = el_num_inputs(node);
-  EL_ENSURE(ctx, num_inputs == 2 || num_inputs == 3);
-  EL_ENSURE_EQ(ctx, el_num_outputs(node), 1);
-  const TfLiteTensor *input, *filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, &input));
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 1, &filter));
-  EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(ctx, node, 2);
+  EL_ENSURE_OK(ctx, el_get_filter_operands(ctx, node, &input, &filter, &bias, &output));
 
   EL_ENSURE_EQ(ctx, el_ndims(input), 4);
   EL_ENSURE_EQ(ctx, el_ndims(filter), 4);
@@ -165,4 +159,4 @@ static TfLiteStatus conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
 }
 
 const TfLiteRegistration el_ref_conv_2d =
-    EL_REGISTRATION(conv_init, el_kernel_free, conv_prepare, conv_invoke, EL_OP_CONV_2D);
+    EL_REGISTRATION(el_conv_init, el_kernel_free, conv_prepare, conv_invoke, EL_OP_CONV_2D);

@@ -20,6 +20,9 @@ typedef struct el_conv_window {
   TfLitePadding padding;
 } el_conv_window;
 
+/* init of both kernels: a zeroed el_conv_data. */
+void* el_conv_init(TfLiteContext* ctx, const char* buf, size_t len);
+
 typedef TfLiteStatus (*el_conv_quant_prepare_fn)(TfLiteContext* ctx, TfLiteNode* node, void** quant);
 
 /* The tail both prepares share: output size and padding from the window, the output resized to

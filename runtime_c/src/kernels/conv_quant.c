@@ -3,27 +3,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels/conv_requant.h"
 #include "kernels/hybrid_quant.h"
 #include "kernels/kernel_util.h"
 #include "kernels/quant_util.h"
 
 typedef struct el_conv_q {
   TfLitePaddingValues padding;
-  int32_t act_min;
-  int32_t act_max;
+  el_conv_requant rq;
   float act_min_f;
   float act_max_f;
-  int multipliers_capacity;
-  int shifts_capacity;
-  int32_t* multipliers; /* per output channel */
-  int32_t* shifts;
-  int32_t legacy_multiplier; /* uint8: one multiplier for all channels */
-  int legacy_shift;
   bool hybrid;
   bool hybrid_per_channel;
-  int scratch_quantized; /* arena scratch buffers of the hybrid path */
-  int scratch_scales;
-  int scratch_offsets;
+  el_hybrid_scratch scratch; /* arena scratch buffers of the hybrid path */
 } el_conv_q;
 
 /* Filter zero points must all be 0 for the int8/int16 (symmetric weight) paths. */
@@ -38,27 +30,14 @@ static TfLiteStatus check_symmetric_filter(TfLiteContext* context, const TfLiteT
 
 static TfLiteStatus prepare_hybrid(TfLiteContext* context, const TfLiteTensor* input,
                                    const TfLiteTensor* filter, int groups, el_conv_q* q) {
+  EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 4));
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
-  EL_ENSURE(context, aq != NULL && aq->scale != NULL && aq->scale->size >= 1);
   q->hybrid = true;
   q->hybrid_per_channel = groups != 1;
   for (int i = 1; i < aq->scale->size; ++i) {
     if (aq->scale->data[i] != aq->scale->data[0]) q->hybrid_per_channel = true;
   }
-  if (aq->scale->size > 1) {
-    EL_ENSURE(context, aq->quantized_dimension >= 0 && aq->quantized_dimension < 4);
-    EL_ENSURE_EQ(context, aq->scale->size, filter->dims->data[aq->quantized_dimension]);
-  }
-  const int64_t elements = el_num_elements(input);
-  const int batches = input->dims->data[0];
-  EL_ENSURE(context, elements < INT32_MAX && batches > 0);
-  EL_ENSURE_OK(context, context->RequestScratchBufferInArena(context, (size_t)elements,
-                                                             &q->scratch_quantized));
-  EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
-                            context, (size_t)batches * sizeof(float), &q->scratch_scales));
-  EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
-                            context, (size_t)batches * sizeof(int32_t), &q->scratch_offsets));
-  return kTfLiteOk;
+  return el_hybrid_scratch_request(context, el_num_elements(input), input->dims->data[0], &q->scratch);
 }
 
 TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state) {
@@ -66,15 +45,9 @@ TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
   EL_ENSURE(context, q != NULL);
   const TfLiteConvParams* params = (const TfLiteConvParams*)node->builtin_data;
   EL_ENSURE(context, params != NULL);
-  EL_ENSURE(context, el_num_inputs(node) == 2 || el_num_inputs(node) == 3);
-  EL_ENSURE_EQ(context, el_num_outputs(node), 1);
-  const TfLiteTensor* input;
-  const TfLiteTensor* filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
-  EL_ENSURE_OK(context, el_get_input(context, node, 1, &filter));
-  EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(context, node, 2);
+  EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
 
   EL_ENSURE_EQ(context, el_ndims(input), 4);
   EL_ENSURE_EQ(context, el_ndims(filter), 4);
@@ -130,30 +103,8 @@ TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
     EL_ENSURE_OK(context, prepare_hybrid(context, input, filter, groups, q));
     el_activation_range_f32(params->activation, &q->act_min_f, &q->act_max_f);
   } else {
-    const TfLiteAffineQuantization* aq = el_q_affine(filter);
-    EL_ENSURE(context, aq != NULL && aq->scale != NULL);
-    EL_ENSURE(context, aq->scale->size == 1 || aq->scale->size == out_ch);
-    if (aq->scale->size > 1) {
-      EL_ENSURE(context, aq->quantized_dimension >= 0 && aq->quantized_dimension < 4);
-      EL_ENSURE_EQ(context, aq->scale->size, filter->dims->data[aq->quantized_dimension]);
-    }
-    EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t),
-                                              &q->multipliers_capacity, (void**)&q->multipliers));
-    EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t), &q->shifts_capacity,
-                                              (void**)&q->shifts));
-    EL_ENSURE_OK(context, el_q_conv_multipliers(context, input, filter, output, out_ch,
-                                                q->multipliers, q->shifts));
-    if (type == kTfLiteInt16) {
-      EL_ENSURE_OK(context, el_q_check_mbqm64_shifts(context, q->shifts, out_ch));
-    }
-    if (type == kTfLiteUInt8) {
-      double real = 0.0;
-      EL_ENSURE_OK(context, el_q_legacy_conv_multiplier(context, input, filter, bias, output, &real));
-      el_q_quantize_multiplier(real, &q->legacy_multiplier, &q->legacy_shift);
-    }
-    EL_ENSURE_OK(context, el_q_activation_range(params->activation, output->type,
-                                                output->params.scale, output->params.zero_point,
-                                                &q->act_min, &q->act_max));
+    EL_ENSURE_OK(context, el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation,
+                                                  true, &q->rq));
   }
   const int out_dims[4] = {input->dims->data[0], out_h, out_w, out_ch};
   return el_resize(context, output, 4, out_dims);
@@ -233,8 +184,8 @@ static void conv_int8(const geom* g, const el_conv_q* q, const TfLiteTensor* inp
           int32_t acc = 0;
           CONV_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, oc, in_off, 0, acc);
           if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-          acc = el_q_add_wrap(el_q_mbqm(acc, q->multipliers[oc], q->shifts[oc]), out_off);
-          out[o++] = (int8_t)el_q_clamp(acc, q->act_min, q->act_max);
+          acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], q->rq.shifts[oc]), out_off);
+          out[o++] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
         }
       }
     }
@@ -262,10 +213,10 @@ static void conv_int16(const geom* g, const el_conv_q* q, const TfLiteTensor* in
           /* With an int32 bias LiteRT runs its int32-accumulator 16x8 kernel (rescaled with the
            * 32-bit multiplier); with an int64 bias the int64 one (16-bit multiplier). */
           const int32_t v = (bias != NULL && bias->type == kTfLiteInt32
-                                 ? el_q_mbqm((int32_t)acc, q->multipliers[oc], q->shifts[oc])
-                                 : el_q_mbqm64(acc, q->multipliers[oc], q->shifts[oc])) +
+                                 ? el_q_mbqm((int32_t)acc, q->rq.multipliers[oc], q->rq.shifts[oc])
+                                 : el_q_mbqm64(acc, q->rq.multipliers[oc], q->rq.shifts[oc])) +
                             out_off;
-          out[o++] = (int16_t)el_q_clamp(v, q->act_min, q->act_max);
+          out[o++] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
         }
       }
     }
@@ -290,8 +241,8 @@ static void conv_uint8(const geom* g, const el_conv_q* q, const TfLiteTensor* in
           CONV_ACCUMULATE(int32_t, uint8_t, uint8_t, in, filt, *g, b, oy, ox, oc, in_off, filt_off,
                           acc);
           if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-          acc = el_q_add_wrap(el_q_mbqm(acc, q->legacy_multiplier, q->legacy_shift), out_off);
-          out[o++] = (uint8_t)el_q_clamp(acc, q->act_min, q->act_max);
+          acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.legacy_multiplier, q->rq.legacy_shift), out_off);
+          out[o++] = (uint8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
         }
       }
     }
@@ -303,9 +254,9 @@ static void conv_uint8(const geom* g, const el_conv_q* q, const TfLiteTensor* in
 static TfLiteStatus conv_hybrid(TfLiteContext* context, const geom* g, const el_conv_q* q,
                                 const TfLiteTensor* input, const TfLiteTensor* filter,
                                 const TfLiteTensor* bias, TfLiteTensor* output) {
-  int8_t* quantized = (int8_t*)context->GetScratchBuffer(context, q->scratch_quantized);
-  float* scales = (float*)context->GetScratchBuffer(context, q->scratch_scales);
-  int32_t* offsets = (int32_t*)context->GetScratchBuffer(context, q->scratch_offsets);
+  int8_t* quantized = (int8_t*)context->GetScratchBuffer(context, q->scratch.quantized);
+  float* scales = (float*)context->GetScratchBuffer(context, q->scratch.scales);
+  int32_t* offsets = (int32_t*)context->GetScratchBuffer(context, q->scratch.offsets);
   EL_ENSURE(context, quantized != NULL && scales != NULL && offsets != NULL);
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
   const float* channel_scales = aq->scale->data;
@@ -353,13 +304,9 @@ TfLiteStatus el_conv_invoke_quant(TfLiteContext* context, TfLiteNode* node, cons
   const el_conv_q* q = (const el_conv_q*)state;
   EL_ENSURE(context, q != NULL);
   const TfLiteConvParams* params = (const TfLiteConvParams*)node->builtin_data;
-  const TfLiteTensor* input;
-  const TfLiteTensor* filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
-  EL_ENSURE_OK(context, el_get_input(context, node, 1, &filter));
-  EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(context, node, 2);
+  EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
   const geom g = read_geom(params, q, input, filter, output);
   switch (input->type) {
     case kTfLiteInt8:

@@ -5,27 +5,14 @@
 #include "kernels/depthwise_conv_quant.h"
 #include "kernels/kernels.h"
 
-static void* dw_init(TfLiteContext* ctx, const char* buf, size_t len) {
-  (void)ctx;
-  (void)buf;
-  (void)len;
-  return el_kernel_alloc(sizeof(el_conv_data));
-}
-
 static TfLiteStatus dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_check_user_data(ctx, node));
   el_conv_data* d = (el_conv_data*)node->user_data;
   const TfLiteDepthwiseConvParams* params = (const TfLiteDepthwiseConvParams*)node->builtin_data;
   EL_ENSURE_MSG(ctx, params != NULL, "DEPTHWISE_CONV_2D has no options.");
-  const int num_inputs = el_num_inputs(node);
-  EL_ENSURE(ctx, num_inputs == 2 || num_inputs == 3);
-  EL_ENSURE_EQ(ctx, el_num_outputs(node), 1);
-  const TfLiteTensor *input, *filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, &input));
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 1, &filter));
-  EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(ctx, node, 2);
+  EL_ENSURE_OK(ctx, el_get_filter_operands(ctx, node, &input, &filter, &bias, &output));
 
   EL_ENSURE_EQ(ctx, el_ndims(input), 4);
   EL_ENSURE_EQ(ctx, el_ndims(filter), 4);
@@ -119,4 +106,4 @@ static TfLiteStatus dw_invoke(TfLiteContext* ctx, TfLiteNode* node) {
 }
 
 const TfLiteRegistration el_ref_depthwise_conv_2d = EL_REGISTRATION(
-    dw_init, el_kernel_free, dw_prepare, dw_invoke, EL_OP_DEPTHWISE_CONV_2D);
+    el_conv_init, el_kernel_free, dw_prepare, dw_invoke, EL_OP_DEPTHWISE_CONV_2D);

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels/conv_requant.h"
 #include "kernels/hybrid_quant.h"
 #include "kernels/kernel_util.h"
 #include "kernels/quant_util.h"
@@ -10,20 +11,11 @@
 typedef struct el_dwconv_q {
   TfLitePaddingValues padding;
   int depth_multiplier;
-  int32_t act_min;
-  int32_t act_max;
+  el_conv_requant rq;
   float act_min_f;
   float act_max_f;
-  int multipliers_capacity;
-  int shifts_capacity;
-  int32_t* multipliers; /* per output channel */
-  int32_t* shifts;
-  int32_t legacy_multiplier;
-  int legacy_shift;
   bool hybrid;
-  int scratch_quantized;
-  int scratch_scales;
-  int scratch_offsets;
+  el_hybrid_scratch scratch;
 } el_dwconv_q;
 
 TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state) {
@@ -31,15 +23,9 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
   EL_ENSURE(context, q != NULL);
   const TfLiteDepthwiseConvParams* params = (const TfLiteDepthwiseConvParams*)node->builtin_data;
   EL_ENSURE(context, params != NULL);
-  EL_ENSURE(context, el_num_inputs(node) == 2 || el_num_inputs(node) == 3);
-  EL_ENSURE_EQ(context, el_num_outputs(node), 1);
-  const TfLiteTensor* input;
-  const TfLiteTensor* filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
-  EL_ENSURE_OK(context, el_get_input(context, node, 1, &filter));
-  EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(context, node, 2);
+  EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
 
   EL_ENSURE_EQ(context, el_ndims(input), 4);
   EL_ENSURE_EQ(context, el_ndims(filter), 4);
@@ -87,45 +73,18 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
                                      filter->dims->data[1], filter->dims->data[2],
                                      params->padding, &out_h, &out_w);
 
-  const TfLiteAffineQuantization* aq = el_q_affine(filter);
-  EL_ENSURE(context, aq != NULL && aq->scale != NULL);
   if (q->hybrid) {
+    /* Hybrid filters name their quantized dimension even with one scale. */
+    const TfLiteAffineQuantization* aq = el_q_affine(filter);
+    EL_ENSURE(context, aq != NULL && aq->scale != NULL);
     EL_ENSURE(context, aq->quantized_dimension >= 0 && aq->quantized_dimension < 4);
     EL_ENSURE_EQ(context, aq->scale->size, filter->dims->data[aq->quantized_dimension]);
-    const int64_t elements = el_num_elements(input);
-    const int batches = input->dims->data[0];
-    EL_ENSURE(context, elements < INT32_MAX && batches > 0);
-    EL_ENSURE_OK(context, context->RequestScratchBufferInArena(context, (size_t)elements,
-                                                               &q->scratch_quantized));
-    EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
-                              context, (size_t)batches * sizeof(float), &q->scratch_scales));
-    EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
-                              context, (size_t)batches * sizeof(int32_t), &q->scratch_offsets));
+    EL_ENSURE_OK(context, el_hybrid_scratch_request(context, el_num_elements(input), input->dims->data[0],
+                                                    &q->scratch));
     el_activation_range_f32(params->activation, &q->act_min_f, &q->act_max_f);
   } else {
-    EL_ENSURE(context, aq->scale->size == 1 || aq->scale->size == out_ch);
-    if (aq->scale->size > 1) {
-      EL_ENSURE(context, type != kTfLiteUInt8);
-      EL_ENSURE(context, aq->quantized_dimension >= 0 && aq->quantized_dimension < 4);
-      EL_ENSURE_EQ(context, aq->scale->size, filter->dims->data[aq->quantized_dimension]);
-    }
-    EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t),
-                                              &q->multipliers_capacity, (void**)&q->multipliers));
-    EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t), &q->shifts_capacity,
-                                              (void**)&q->shifts));
-    EL_ENSURE_OK(context, el_q_conv_multipliers(context, input, filter, output, out_ch,
-                                                q->multipliers, q->shifts));
-    if (type == kTfLiteInt16) {
-      EL_ENSURE_OK(context, el_q_check_mbqm64_shifts(context, q->shifts, out_ch));
-    }
-    if (type == kTfLiteUInt8) {
-      double real = 0.0;
-      EL_ENSURE_OK(context, el_q_legacy_conv_multiplier(context, input, filter, bias, output, &real));
-      el_q_quantize_multiplier(real, &q->legacy_multiplier, &q->legacy_shift);
-    }
-    EL_ENSURE_OK(context, el_q_activation_range(params->activation, output->type,
-                                                output->params.scale, output->params.zero_point,
-                                                &q->act_min, &q->act_max));
+    EL_ENSURE_OK(context, el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation,
+                                                  false, &q->rq));
   }
   const int out_dims[4] = {input->dims->data[0], out_h, out_w, out_ch};
   return el_resize(context, output, 4, out_dims);
@@ -208,8 +167,8 @@ static void dw_int8(const geom* g, const el_dwconv_q* q, const TfLiteTensor* inp
     int32_t acc = 0;
     DW_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, ic, oc, in_off, 0, acc);
     if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-    acc = el_q_add_wrap(el_q_mbqm(acc, q->multipliers[oc], q->shifts[oc]), out_off);
-    out[o] = (int8_t)el_q_clamp(acc, q->act_min, q->act_max);
+    acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], q->rq.shifts[oc]), out_off);
+    out[o] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
   });
 }
 
@@ -223,8 +182,8 @@ static void dw_int16(const geom* g, const el_dwconv_q* q, const TfLiteTensor* in
     int64_t acc = 0;
     DW_ACCUMULATE(int64_t, int16_t, int8_t, in, filt, *g, b, oy, ox, ic, oc, 0, 0, acc);
     if (bias_data) acc = el_q_add_wrap64(acc, bias_data[oc]);
-    const int32_t v = el_q_mbqm64(acc, q->multipliers[oc], q->shifts[oc]);
-    out[o] = (int16_t)el_q_clamp(v, q->act_min, q->act_max);
+    const int32_t v = el_q_mbqm64(acc, q->rq.multipliers[oc], q->rq.shifts[oc]);
+    out[o] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
   });
 }
 
@@ -242,8 +201,8 @@ static void dw_uint8(const geom* g, const el_dwconv_q* q, const TfLiteTensor* in
     DW_ACCUMULATE(int32_t, uint8_t, uint8_t, in, filt, *g, b, oy, ox, ic, oc, in_off, filt_off,
                   acc);
     if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-    acc = el_q_add_wrap(el_q_mbqm(acc, q->legacy_multiplier, q->legacy_shift), out_off);
-    out[o] = (uint8_t)el_q_clamp(acc, q->act_min, q->act_max);
+    acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.legacy_multiplier, q->rq.legacy_shift), out_off);
+    out[o] = (uint8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
   });
 }
 
@@ -251,9 +210,9 @@ static void dw_uint8(const geom* g, const el_dwconv_q* q, const TfLiteTensor* in
 static TfLiteStatus dw_hybrid(TfLiteContext* context, const geom* g, const el_dwconv_q* q,
                               const TfLiteTensor* input, const TfLiteTensor* filter,
                               const TfLiteTensor* bias, TfLiteTensor* output) {
-  int8_t* quantized = (int8_t*)context->GetScratchBuffer(context, q->scratch_quantized);
-  float* scales = (float*)context->GetScratchBuffer(context, q->scratch_scales);
-  int32_t* offsets = (int32_t*)context->GetScratchBuffer(context, q->scratch_offsets);
+  int8_t* quantized = (int8_t*)context->GetScratchBuffer(context, q->scratch.quantized);
+  float* scales = (float*)context->GetScratchBuffer(context, q->scratch.scales);
+  int32_t* offsets = (int32_t*)context->GetScratchBuffer(context, q->scratch.offsets);
   EL_ENSURE(context, quantized != NULL && scales != NULL && offsets != NULL);
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
   const float* channel_scales = aq->scale->data;
@@ -282,13 +241,9 @@ TfLiteStatus el_dw_invoke_quant(TfLiteContext* context, TfLiteNode* node, const 
   const el_dwconv_q* q = (const el_dwconv_q*)state;
   EL_ENSURE(context, q != NULL);
   const TfLiteDepthwiseConvParams* params = (const TfLiteDepthwiseConvParams*)node->builtin_data;
-  const TfLiteTensor* input;
-  const TfLiteTensor* filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
-  EL_ENSURE_OK(context, el_get_input(context, node, 1, &filter));
-  EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(context, node, 2);
+  EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
   const geom g = read_geom(params, q, input, filter, output);
   switch (input->type) {
     case kTfLiteInt8:

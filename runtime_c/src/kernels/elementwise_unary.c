@@ -41,13 +41,8 @@ static bool plain_type_supported(unary_op op, TfLiteType t) {
 }
 
 static TfLiteStatus unary_prepare(TfLiteContext* ctx, TfLiteNode* node, unary_op op) {
-  EL_ENSURE_OK(ctx, el_check_io_count(ctx, node, 1, 1));
   const TfLiteTensor* in;
-  TfLiteTensor* out;
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, &in));
-  EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &out));
-  EL_ENSURE_TYPES_EQ(ctx, out->type, in->type);
-  EL_ENSURE_OK(ctx, el_resize_like(ctx, out, in));
+  EL_ENSURE_OK(ctx, el_prepare_elementwise_unary(ctx, node, &in));
   if (plain_type_supported(op, in->type)) return kTfLiteOk;
   switch (in->type) {
     /* Quantized paths: case kTfLiteInt8: return el_<op>_prepare_quant(ctx, node); */
@@ -144,15 +139,7 @@ static TfLiteStatus unary_invoke(TfLiteContext* ctx, TfLiteNode* node, unary_op 
   }
 }
 
-#define DEFINE_UNARY(name, OP, CODE)                                                        \
-  static TfLiteStatus name##_prepare(TfLiteContext* ctx, TfLiteNode* node) {                \
-    return unary_prepare(ctx, node, OP);                                                    \
-  }                                                                                         \
-  static TfLiteStatus name##_invoke(TfLiteContext* ctx, TfLiteNode* node) {                 \
-    return unary_invoke(ctx, node, OP);                                                     \
-  }                                                                                         \
-  const TfLiteRegistration el_ref_##name =                                                  \
-      EL_REGISTRATION(NULL, NULL, name##_prepare, name##_invoke, CODE)
+#define DEFINE_UNARY(name, OP, CODE) EL_FAMILY_REGISTRATION(name, unary, OP, NULL, NULL, CODE)
 
 DEFINE_UNARY(abs, U_ABS, EL_OP_ABS);
 DEFINE_UNARY(neg, U_NEG, EL_OP_NEG);

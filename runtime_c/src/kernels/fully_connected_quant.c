@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "kernels/conv_requant.h"
 #include "kernels/hybrid_quant.h"
 #include "kernels/kernel_util.h"
 #include "kernels/quant_util.h"
@@ -17,9 +18,7 @@ typedef struct el_fc_q {
   bool hybrid;
   int scales_capacity;
   double* scales; /* per output unit: in_scale * w_scale / out_scale */
-  int scratch_quantized;
-  int scratch_scales;
-  int scratch_offsets;
+  el_hybrid_scratch scratch;
   int scratch_row_sums;
 } el_fc_q;
 
@@ -48,14 +47,12 @@ static TfLiteStatus check_types(TfLiteContext* context, const TfLiteTensor* inpu
 static TfLiteStatus prepare_requantization(TfLiteContext* context, const TfLiteTensor* input,
                                            const TfLiteTensor* filter, const TfLiteTensor* bias,
                                            const TfLiteTensor* output, el_fc_q* q) {
+  EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 2));
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
-  EL_ENSURE(context, aq != NULL && aq->scale != NULL && aq->scale->size >= 1);
   EL_ENSURE(context, input->quantization.type == kTfLiteAffineQuantization);
   q->per_channel = aq->scale->size > 1;
   if (q->per_channel) {
     EL_ENSURE(context, input->type == kTfLiteInt8 || input->type == kTfLiteInt16);
-    EL_ENSURE(context, aq->quantized_dimension >= 0 && aq->quantized_dimension < 2);
-    EL_ENSURE_EQ(context, aq->scale->size, filter->dims->data[aq->quantized_dimension]);
     EL_ENSURE_EQ(context, aq->scale->size, q->units);
   } else {
     /* The legacy check that the bias scale is the product of the input and weight scales. */
@@ -76,17 +73,11 @@ TfLiteStatus el_fc_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
   EL_ENSURE(context, q != NULL);
   const TfLiteFullyConnectedParams* params = (const TfLiteFullyConnectedParams*)node->builtin_data;
   EL_ENSURE(context, params != NULL);
-  EL_ENSURE(context, el_num_inputs(node) == 2 || el_num_inputs(node) == 3);
   EL_ENSURE_MSG(context, params->weights_format == kTfLiteFullyConnectedWeightsFormatDefault,
                 "FULLY_CONNECTED with shuffled weights is not supported.");
-  EL_ENSURE_EQ(context, el_num_outputs(node), 1);
-  const TfLiteTensor* input;
-  const TfLiteTensor* filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
-  EL_ENSURE_OK(context, el_get_input(context, node, 1, &filter));
-  EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(context, node, 2);
+  EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
   EL_ENSURE_OK(context, check_types(context, input, filter, bias, output, &q->hybrid));
   if (!q->hybrid) {
     EL_ENSURE(context, params->activation == kTfLiteActNone || params->activation == kTfLiteActRelu ||
@@ -104,20 +95,10 @@ TfLiteStatus el_fc_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
   if (bias != NULL) EL_ENSURE_EQ(context, el_num_elements(bias), q->units);
 
   if (q->hybrid) {
-    const TfLiteAffineQuantization* aq = el_q_affine(filter);
-    EL_ENSURE(context, aq != NULL && aq->scale != NULL && aq->scale->size >= 1);
-    q->per_channel = aq->scale->size > 1;
-    if (q->per_channel) {
-      EL_ENSURE(context, aq->quantized_dimension >= 0 && aq->quantized_dimension < 2);
-      EL_ENSURE_EQ(context, aq->scale->size, filter->dims->data[aq->quantized_dimension]);
-    }
-    EL_ENSURE(context, input_size < INT32_MAX);
-    EL_ENSURE_OK(context, context->RequestScratchBufferInArena(context, (size_t)input_size,
-                                                               &q->scratch_quantized));
-    EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
-                              context, sizeof(float) * (size_t)(q->batches + 1), &q->scratch_scales));
-    EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
-                              context, sizeof(int32_t) * (size_t)(q->batches + 1), &q->scratch_offsets));
+    EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 2));
+    q->per_channel = el_q_affine(filter)->scale->size > 1;
+    /* One spare scale and zero point past the batch rows. */
+    EL_ENSURE_OK(context, el_hybrid_scratch_request(context, input_size, q->batches + 1, &q->scratch));
     EL_ENSURE_OK(context, context->RequestScratchBufferInArena(
                               context, sizeof(int32_t) * (size_t)(q->units + 1), &q->scratch_row_sums));
   } else {
@@ -264,9 +245,9 @@ static TfLiteStatus fc_hybrid(TfLiteContext* context, const TfLiteFullyConnected
   bool all_zero = true;
   for (int64_t i = 0; i < n_in && all_zero; ++i) all_zero = input->data.f[i] == 0.0f;
   if (!all_zero) {
-    int8_t* quantized = (int8_t*)context->GetScratchBuffer(context, q->scratch_quantized);
-    float* scales = (float*)context->GetScratchBuffer(context, q->scratch_scales);
-    int32_t* offsets = (int32_t*)context->GetScratchBuffer(context, q->scratch_offsets);
+    int8_t* quantized = (int8_t*)context->GetScratchBuffer(context, q->scratch.quantized);
+    float* scales = (float*)context->GetScratchBuffer(context, q->scratch.scales);
+    int32_t* offsets = (int32_t*)context->GetScratchBuffer(context, q->scratch.offsets);
     int32_t* row_sums = (int32_t*)context->GetScratchBuffer(context, q->scratch_row_sums);
     EL_ENSURE(context, quantized != NULL && scales != NULL && offsets != NULL && row_sums != NULL);
     const int8_t* w = filter->data.int8;
@@ -310,13 +291,9 @@ TfLiteStatus el_fc_invoke_quant(TfLiteContext* context, TfLiteNode* node, const 
   const el_fc_q* q = (const el_fc_q*)state;
   EL_ENSURE(context, q != NULL);
   const TfLiteFullyConnectedParams* params = (const TfLiteFullyConnectedParams*)node->builtin_data;
-  const TfLiteTensor* input;
-  const TfLiteTensor* filter;
+  const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
-  EL_ENSURE_OK(context, el_get_input(context, node, 1, &filter));
-  EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  const TfLiteTensor* bias = el_optional_input(context, node, 2);
+  EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
   switch (input->type) {
     case kTfLiteInt8:
       fc_int8(q, input, filter, bias, output);

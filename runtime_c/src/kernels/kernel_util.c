@@ -49,6 +49,27 @@ TfLiteStatus el_check_io_count(TfLiteContext* ctx, const TfLiteNode* node, int i
   return kTfLiteOk;
 }
 
+TfLiteStatus el_prepare_elementwise_unary(TfLiteContext* ctx, const TfLiteNode* node, const TfLiteTensor** in) {
+  EL_ENSURE_OK(ctx, el_check_io_count(ctx, node, 1, 1));
+  TfLiteTensor* out;
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, in));
+  EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &out));
+  EL_ENSURE_TYPES_EQ(ctx, out->type, (*in)->type);
+  return el_resize_like(ctx, out, *in);
+}
+
+TfLiteStatus el_get_filter_operands(TfLiteContext* ctx, const TfLiteNode* node, const TfLiteTensor** input,
+                                    const TfLiteTensor** filter, const TfLiteTensor** bias, TfLiteTensor** output) {
+  const int num_inputs = el_num_inputs(node);
+  EL_ENSURE(ctx, num_inputs == 2 || num_inputs == 3);
+  EL_ENSURE_EQ(ctx, el_num_outputs(node), 1);
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, input));
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, 1, filter));
+  EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, output));
+  *bias = el_optional_input(ctx, node, 2);
+  return kTfLiteOk;
+}
+
 TfLiteStatus el_check_user_data(TfLiteContext* ctx, const TfLiteNode* node) {
   if (node->user_data == NULL) {
     ctx->ReportError(ctx, "Kernel state could not be allocated.");

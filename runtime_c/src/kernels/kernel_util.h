@@ -77,6 +77,14 @@ TfLiteStatus el_get_input(TfLiteContext* ctx, const TfLiteNode* node, int i,
 TfLiteStatus el_get_output(TfLiteContext* ctx, const TfLiteNode* node, int i, TfLiteTensor** out);
 /* Reports an error unless the node has exactly these many inputs / outputs. */
 TfLiteStatus el_check_io_count(TfLiteContext* ctx, const TfLiteNode* node, int inputs, int outputs);
+
+/* An elementwise one-input op: one input, one output of the input's type resized to its shape. */
+TfLiteStatus el_prepare_elementwise_unary(TfLiteContext* ctx, const TfLiteNode* node, const TfLiteTensor** in);
+
+/* The operands of a filter op (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): input, filter and an
+ * optional bias (NULL when absent) in, one output. */
+TfLiteStatus el_get_filter_operands(TfLiteContext* ctx, const TfLiteNode* node, const TfLiteTensor** input,
+                                    const TfLiteTensor** filter, const TfLiteTensor** bias, TfLiteTensor** output);
 /* Reports an error when prepare found no per-node data (init failed to allocate). */
 TfLiteStatus el_check_user_data(TfLiteContext* ctx, const TfLiteNode* node);
 

@@ -22,6 +22,18 @@ void el_kernel_free(TfLiteContext* context, void* buffer);
 #define EL_REGISTRATION(init_fn, free_fn, prepare_fn, invoke_fn, code) \
   { (init_fn), (free_fn), (prepare_fn), (invoke_fn), NULL, (code), NULL, 0, NULL, NULL, 0 }
 
+/* el_ref_<name>, one op of a kernel family whose prepare and invoke take the op as a third
+ * argument: family##_prepare(ctx, node, OP) and family##_invoke(ctx, node, OP). */
+#define EL_FAMILY_REGISTRATION(name, family, OP, init_fn, free_fn, code)                  \
+  static TfLiteStatus name##_prepare(TfLiteContext* ctx, TfLiteNode* node) {              \
+    return family##_prepare(ctx, node, OP);                                               \
+  }                                                                                       \
+  static TfLiteStatus name##_invoke(TfLiteContext* ctx, TfLiteNode* node) {               \
+    return family##_invoke(ctx, node, OP);                                                \
+  }                                                                                       \
+  const TfLiteRegistration el_ref_##name =                                                \
+      EL_REGISTRATION(init_fn, free_fn, name##_prepare, name##_invoke, code)
+
 /* elementwise_binary.c */
 extern const TfLiteRegistration el_ref_add;
 extern const TfLiteRegistration el_ref_sub;

@@ -108,15 +108,7 @@ static TfLiteStatus pool_invoke(TfLiteContext* ctx, TfLiteNode* node, pool_kind 
   }
 }
 
-#define DEFINE_POOL(name, KIND, CODE)                                                       \
-  static TfLiteStatus name##_prepare(TfLiteContext* ctx, TfLiteNode* node) {                \
-    return pool_prepare(ctx, node, KIND);                                                   \
-  }                                                                                         \
-  static TfLiteStatus name##_invoke(TfLiteContext* ctx, TfLiteNode* node) {                 \
-    return pool_invoke(ctx, node, KIND);                                                    \
-  }                                                                                         \
-  const TfLiteRegistration el_ref_##name =                                                  \
-      EL_REGISTRATION(pool_init, el_kernel_free, name##_prepare, name##_invoke, CODE)
+#define DEFINE_POOL(name, KIND, CODE) EL_FAMILY_REGISTRATION(name, pool, KIND, pool_init, el_kernel_free, CODE)
 
 DEFINE_POOL(average_pool_2d, POOL_AVG, EL_OP_AVERAGE_POOL_2D);
 DEFINE_POOL(max_pool_2d, POOL_MAX, EL_OP_MAX_POOL_2D);

@@ -223,15 +223,7 @@ static TfLiteStatus reduce_invoke(TfLiteContext* ctx, TfLiteNode* node, reduce_k
   }
 }
 
-#define DEFINE_REDUCE(name, KIND, CODE)                                                     \
-  static TfLiteStatus name##_prepare(TfLiteContext* ctx, TfLiteNode* node) {                \
-    return reduce_prepare(ctx, node, KIND);                                                 \
-  }                                                                                         \
-  static TfLiteStatus name##_invoke(TfLiteContext* ctx, TfLiteNode* node) {                 \
-    return reduce_invoke(ctx, node, KIND);                                                  \
-  }                                                                                         \
-  const TfLiteRegistration el_ref_##name =                                                  \
-      EL_REGISTRATION(reduce_init, el_kernel_free, name##_prepare, name##_invoke, CODE)
+#define DEFINE_REDUCE(name, KIND, CODE) EL_FAMILY_REGISTRATION(name, reduce, KIND, reduce_init, el_kernel_free, CODE)
 
 DEFINE_REDUCE(mean, R_MEAN, EL_OP_MEAN);
 DEFINE_REDUCE(sum, R_SUM, EL_OP_SUM);
