@@ -1,22 +1,16 @@
 """The small model the MetaGraphDef tests export and import (the one generate_tf_meta_graph.py builds in TF)."""
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
 import edgelite as tf
 from edgelite import train
 
 
-def build(rng: np.random.Generator, batch: Optional[int] = None) -> dict:
-    """y = relu(x W1 + b1) W2 + b2, mean-squared loss, gradient descent with a global step, user collections.
-
-    A fixed `batch` keeps the gradient graph to TensorFlow's op types (an unknown batch size makes the
-    reduction gradients use edgelite's own ReducedShape op, which TensorFlow cannot import).
-    """
-    x = tf.placeholder(tf.float32, [batch, 3], name="x")
-    t = tf.placeholder(tf.float32, [batch, 2], name="t")
+def build(rng: np.random.Generator) -> dict:
+    """y = relu(x W1 + b1) W2 + b2, mean-squared loss, gradient descent with a global step, user collections."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    t = tf.placeholder(tf.float32, [None, 2], name="t")
     w1 = tf.Variable(rng.standard_normal((3, 4)).astype(np.float32), name="w1")
     b1 = tf.Variable(np.zeros(4, np.float32), name="b1")
     w2 = tf.Variable(rng.standard_normal((4, 2)).astype(np.float32), name="w2")

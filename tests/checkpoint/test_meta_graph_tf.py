@@ -62,7 +62,7 @@ def test_tensorflow_imports_restores_and_runs_our_meta_graph(tmp_path):
     x_in = rng.standard_normal((4, 3)).astype(np.float32)
     t_in = rng.standard_normal((4, 2)).astype(np.float32)
     with tf.Graph().as_default() as g:
-        m = build(rng, batch=4)
+        m = build(rng)
         tf.add_to_collection("odd", ODD)
         saver = train.Saver()
         with tf.Session() as sess:

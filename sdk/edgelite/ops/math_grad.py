@@ -323,7 +323,13 @@ def _reduced_kept_shape(x: ops.Tensor, axes: ops.Tensor) -> Any:
         for a in np.ravel(ax):
             dims[int(a) % n if n else 0] = 1 if n else dims[0]
         return dims
-    return ops.apply_op("ReducedShape", [array_ops.shape(x), math_ops.cast(axes, dtypes.int32)])
+    # TensorFlow's formula from standard ops, so exported gradient graphs stay importable by TensorFlow.
+    from edgelite.ops import data_flow_ops
+    shape = array_ops.shape(x)
+    rank = array_ops.size(shape)
+    axes = (math_ops.cast(axes, dtypes.int32) + rank) % rank
+    return data_flow_ops.dynamic_stitch([math_ops.range(rank), axes],
+                                        [shape, array_ops.fill(array_ops.shape(axes), 1)])
 
 
 def _reduced_shape_kernel(ctx: Any, shape: np.ndarray, axes: np.ndarray) -> np.ndarray:
