@@ -2,8 +2,9 @@
 
 Anything that can move or reshape tensor memory starts a new generation: allocate_tensors,
 resize_tensor_input, a delegate, and invoke for graphs whose tensors are sized during invoke.
-Snapshots (TensorSlot), node/tensor counts and details dicts are then rebuilt on next use, so the
-hot paths (set_tensor, get_tensor, tensor(), invoke) touch only Python dicts in between.
+Snapshots (TensorSlot), node/tensor counts, details dicts and tensor() roots are then rebuilt on
+next use, so the hot paths (set_tensor, get_tensor, tensor(), invoke) touch only Python dicts in
+between.
 """
 from __future__ import annotations
 
@@ -14,17 +15,23 @@ from edgelite_runtime._details import copy_details, details_dict
 from edgelite_runtime._lib import ffi, lib
 from edgelite_runtime._native import NativeInterpreter
 from edgelite_runtime._tensors import TensorSlot
+from edgelite_runtime._views import ViewRegistry
 
 
 class TensorTable:
     """Per-generation snapshots of one interpreter's tensors (callers hold the interpreter lock)."""
 
-    def __init__(self, native: NativeInterpreter, num_subgraphs: int) -> None:
+    def __init__(self, native: NativeInterpreter, num_subgraphs: int, views: ViewRegistry) -> None:
         self.native = native
+        self.views = views
         self.num_subgraphs = num_subgraphs
         self.info = ffi.new("el_tensor_info *")
         self.generation = 0
         self.slots0: Dict[Any, TensorSlot] = {}  # subgraph 0, the hot one
+        # Subgraph 0's hot-path entries, filled on first use: index -> (array, dtype, shape) of a
+        # writable numeric tensor for set_tensor, index -> bound copy of its array for get_tensor.
+        self.writers0: Dict[Any, Tuple[Any, Any, Tuple[int, ...]]] = {}
+        self.readers0: Dict[Any, Any] = {}
         self.slots: Dict[int, Dict[int, TensorSlot]] = {}
         self.counts_cache: Dict[int, Tuple[int, int]] = {}
         self.details_cache: Dict[Tuple[int, int], Dict[str, Any]] = {}
@@ -37,6 +44,9 @@ class TensorTable:
     def reset(self) -> None:
         """Start a new generation: every snapshot may be stale."""
         self.slots0.clear()
+        self.writers0.clear()
+        self.readers0.clear()
+        self.views.retire()
         self.slots.clear()
         self.counts_cache.clear()
         self.details_cache.clear()
@@ -83,7 +93,19 @@ class TensorTable:
             pending = self.pending.get((subgraph, index))
             if pending is not None:
                 slot.mark_resized(pending)
+            if subgraph == 0:
+                self._enter_hot(slot)
         return slot
+
+    def _enter_hot(self, slot: TensorSlot) -> None:
+        """List a subgraph-0 numeric tensor whose memory is mapped for set_tensor/get_tensor's one-step paths."""
+        arr = slot.array
+        if arr is None or slot.dtype is None:
+            return
+        if arr.ndim:  # get_tensor returns a 0-d tensor as a numpy scalar: left to TensorSlot.read
+            self.readers0[slot.index] = arr.copy
+        if slot.writable and not slot.sparse:
+            self.writers0[slot.index] = (arr, slot.dtype, slot.shape)
 
     def details(self, subgraph: int, index: int) -> Dict[str, Any]:
         """tflite's details dict of a tensor (a fresh copy: callers may modify it)."""

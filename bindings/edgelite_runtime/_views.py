@@ -1,17 +1,21 @@
 """Zero-copy numpy views of tensor memory whose lifetime the interpreter can see.
 
-Each array returned by Interpreter.tensor() derives from a fresh flat array over the tensor's
-bytes; numpy keeps that flat array alive through every slice and reshape derived from it. The
-interpreter keeps only weak references to the flat arrays, so "is any view still alive?" is a
-cheap check made before anything that may move or rewrite tensor memory. The bytes themselves
-come from a pointer that pins the C interpreter (NativeInterpreter.pin), so a view also keeps the
-memory it aliases from being freed.
+For each tensor that tensor() is asked about, the registry builds one "root" array per generation
+(see _table.TensorTable): a flat array over the tensor's bytes (the anchor) reshaped to the
+tensor's shape. Every array returned by tensor() is `root[...]`, and numpy makes the anchor the
+base of that array and of every slice or reshape derived from it, while only the root refers to
+the anchor otherwise. So "is any view still alive?" is whether some anchor has more references
+than its root's: a reference-count test, like tflite's. Handing out a view costs one dict lookup
+and one numpy view, with no allocation of tracking state.
+
+The bytes come from a pointer that pins the C interpreter (NativeInterpreter.pin), so a view also
+keeps the memory it aliases from being freed.
 """
 from __future__ import annotations
 
 import gc
-import weakref
-from typing import List
+import sys
+from typing import Any, Dict, Iterable, List
 
 import numpy as np
 
@@ -21,39 +25,66 @@ VIEW_HELD = """There is at least 1 reference to internal data
       data access."""
 
 
-class ViewRegistry:
-    """The live tensor() views of one interpreter."""
+def _root(buffer: Any, dtype: np.dtype, shape: tuple) -> np.ndarray:
+    # frombuffer keeps a read-only memoryview as the anchor's base, so no view can be made
+    # writable again (np.ndarray(buffer=...) would unwrap it to the writable buffer).
+    return np.frombuffer(buffer, dtype).reshape(shape)
 
-    __slots__ = ("_refs",)
+
+def _counts(roots: Iterable[np.ndarray]) -> List[int]:
+    """Reference counts of the anchors of roots read from a container that holds each root once."""
+    return [sys.getrefcount(root.base) for root in roots]
+
+
+# What _counts reports for an anchor only its root holds, measured on this very Python: the count
+# includes the loop's and the call's own references, which differ between versions.
+_UNREFERENCED = _counts([_root(bytearray(1), np.dtype(np.uint8), (1,))])[0]
+
+
+class ViewRegistry:
+    """The tensor() roots of one interpreter (callers hold the interpreter lock)."""
+
+    __slots__ = ("roots", "_retired")
 
     def __init__(self) -> None:
-        self._refs: List[weakref.ref] = []
+        # tensor index -> root array of the current generation; cleared in place (tensor()
+        # callables keep this dict), never rebound.
+        self.roots: Dict[int, np.ndarray] = {}
+        # Roots of earlier generations that still had views when their generation ended.
+        self._retired: List[np.ndarray] = []
 
-    def make(self, buffer: object, dtype: np.dtype, shape: tuple, read_only: bool) -> np.ndarray:
-        """A new array over `buffer` (a cffi buffer of tensor memory), tracked until it dies."""
-        flat = np.frombuffer(memoryview(buffer).toreadonly() if read_only else buffer, dtype)
-        # Every reshape or slice of `flat` keeps it alive (numpy's base chain), so its weak
-        # reference dies exactly when the last array over this memory does.
-        refs = self._refs
-        refs.append(weakref.ref(flat))
-        if len(refs) > 64:  # bound the list for callers that take views without ever invoking
-            self._prune()
-        return flat if flat.shape == shape else flat.reshape(shape)
+    def add(self, index: int, buffer: Any, dtype: np.dtype, shape: tuple, read_only: bool) -> np.ndarray:
+        """The root array of a tensor over `buffer` (a cffi buffer of its memory), kept for this generation."""
+        root = _root(memoryview(buffer).toreadonly() if read_only else buffer, dtype, shape)
+        self.roots[index] = root
+        return root
 
-    def _prune(self) -> bool:
-        self._refs = [r for r in self._refs if r() is not None]
-        return bool(self._refs)
+    def tracked(self) -> bool:
+        """True while some root exists, so invoke must check for live views first."""
+        return bool(self.roots or self._retired)
+
+    def retire(self) -> None:
+        """A new generation: roots are rebuilt on next use; those with live views stay watched."""
+        if self.roots:
+            roots = list(self.roots.values())
+            self.roots.clear()
+            self._retired += [r for r, n in zip(roots, _counts(roots)) if n > _UNREFERENCED]
+
+    def _alive(self) -> bool:
+        if self._retired:
+            self._retired = [r for r, n in zip(self._retired, _counts(self._retired)) if n > _UNREFERENCED]
+        return bool(self._retired) or any(n > _UNREFERENCED for n in _counts(self.roots.values()))
 
     def any_alive(self) -> bool:
-        """True while some array from make() (or a slice of one) is still referenced."""
-        if not self._refs or not self._prune():
+        """True while some array from tensor() (or a slice of one) is still referenced."""
+        if not self._alive():
             return False
         # Views caught in reference cycles (e.g. frames kept by a traceback) are unreachable;
         # collect them before refusing. This cost is paid only on this rare path.
         gc.collect()
-        return self._prune()
+        return self._alive()
 
     def ensure_none(self) -> None:
         """Raise tflite's RuntimeError when a view would dangle after the coming operation."""
-        if self._refs and self.any_alive():
+        if (self.roots or self._retired) and self.any_alive():
             raise RuntimeError(VIEW_HELD)

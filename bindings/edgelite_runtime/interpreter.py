@@ -26,6 +26,9 @@ from edgelite_runtime.delegate import Delegate, DelegateLoadError, load_delegate
 from edgelite_runtime import profiling as _profiling
 from edgelite_runtime.signature import SignatureRunner
 
+# Module-level alias: set_tensor's identity test then costs one global lookup.
+_ndarray = np.ndarray
+
 __all__ = [
     "Delegate", "DelegateLoadError", "Interpreter", "InterpreterWithCustomOps", "OpResolverType",
     "SignatureRunner", "load_delegate", "CustomOpResolver",
@@ -158,12 +161,17 @@ class Interpreter:
                              f"got {experimental_kernel_tier!r}")
         self._kernel_options = (experimental_kernel_tier, experimental_isa)
         self._create_interpreter(int(num_threads or 1), resolver, experimental_preserve_all_tensors)
-        # Hot-path shortcuts: the C handle, the invoke entry point and subgraph 0's snapshots.
+        # Hot-path shortcuts: the C handle, the invoke entry point and subgraph 0's per-generation
+        # dicts (cleared in place by TensorTable.reset, never rebound).
         self._interp = self._native.interp
         self._c_invoke = lib.el_interpreter_invoke
-        self._table = TensorTable(self._native, int(lib.el_interpreter_num_subgraphs(self._interp)))
-        self._slots0 = self._table.slots0
-        self._volatile0 = True
+        self._table = TensorTable(self._native, int(lib.el_interpreter_num_subgraphs(self._interp)), self._views)
+        self._writers0 = self._table.writers0
+        self._readers0 = self._table.readers0
+        self._roots0 = self._views.roots
+        # True when invoke(0) may go straight to C: planned, nothing to resize, tensors that stay
+        # put during invoke, and no tensor() roots whose views would need checking.
+        self._direct0 = False
 
         self._delegates: Any = []
         if experimental_delegates:
@@ -269,11 +277,17 @@ class Interpreter:
     # ------------------------------------------------------------------------ state changes
 
     def _allocate(self, subgraph: int) -> None:
+        self._direct0 = False  # until a successful plan says otherwise
         status = lib.el_interpreter_allocate_tensors(self._interp, subgraph)
         self._table.reset()
         self._native.raise_for(status)
         self._table.note_allocated(subgraph)
-        self._volatile0 = self._table.volatile.get(0, True)
+        self._update_direct()
+
+    def _update_direct(self) -> None:
+        """Recompute whether invoke(0) may skip its checks (after a plan, a resize or a new root)."""
+        table = self._table
+        self._direct0 = not (table.pending or table.volatile.get(0, True) or self._views.tracked())
 
     def _resize(self, subgraph: int, tensor_index: Any, tensor_size: Any, strict: bool) -> None:
         dims = np.array(tensor_size, dtype=np.int32)
@@ -284,9 +298,11 @@ class Interpreter:
         applied = self._table.applied_shape(subgraph, index)
         data = ffi.cast("int32_t *", ffi.from_buffer(dims)) if dims.size else ffi.NULL
         status = lib.el_interpreter_resize_input(self._interp, subgraph, index, data, dims.size, 1 if strict else 0)
+        self._direct0 = False
         self._table.reset()
         self._native.raise_for(status)
         self._table.note_resized(subgraph, index, tuple(int(d) for d in dims), applied)
+        self._update_direct()
 
     def _invoke(self, subgraph: int) -> None:
         self._views.ensure_none()
@@ -295,7 +311,7 @@ class Interpreter:
             # tflite: a resize makes the graph uninvokable until allocate_tensors re-plans it.
             raise RuntimeError("Invoke called on model that is not ready.")
         status = self._c_invoke(self._interp, subgraph)
-        if status or (self._volatile0 if subgraph == 0 else table.volatile.get(subgraph, True)):
+        if status or table.volatile.get(subgraph, True):
             table.reset()
         if status:
             self._native.raise_for(status)
@@ -310,7 +326,9 @@ class Interpreter:
             return slot.read()  # empty or 0-d: tflite hands back a copy here too
         if slot.view_buffer is None:
             slot.view_buffer = self._native.pin(slot.address, slot.nbytes)
-        return self._views.make(slot.view_buffer, slot.dtype, slot.view_shape, slot.constant)
+        root = self._views.add(slot.index, slot.view_buffer, slot.dtype, slot.view_shape, slot.constant)
+        self._direct0 = False
+        return root[...]
 
     # ------------------------------------------------------------------------------- the API
 
@@ -335,8 +353,7 @@ class Interpreter:
         lock = self._lock
         lock.acquire()
         try:
-            # The common case (no live view, no pending resize, tensors stay put) in one test.
-            if self._views._refs or self._table.pending or self._volatile0:
+            if not self._direct0:
                 self._invoke(0)
             else:
                 status = self._c_invoke(self._interp, 0)
@@ -351,13 +368,15 @@ class Interpreter:
         lock = self._lock
         lock.acquire()
         try:
-            slot = self._slots0.get(tensor_index) or self._table.slot(0, tensor_index)
-            # write()'s own fast case, inlined: an exact-match array is one copy.
-            if type(value) is np.ndarray and value.dtype is slot.dtype and value.shape == slot.shape \
-                    and slot.writable:
-                slot.array[...] = value
-            else:
-                write(slot, value)
+            # The common case, an ndarray of exactly the tensor's dtype and shape, is one copy
+            # into the tensor's cached array; anything else gets tflite's checks in write().
+            entry = self._writers0.get(tensor_index)
+            if entry is not None and type(value) is _ndarray:
+                arr, dtype, shape = entry
+                if value.dtype is dtype and value.shape == shape:
+                    arr[()] = value  # the whole array, as [...] but a shorter path through numpy's indexing
+                    return
+            write(self._table.slot(0, tensor_index), value)
         finally:
             lock.release()
 
@@ -366,17 +385,12 @@ class Interpreter:
         lock = self._lock
         lock.acquire()
         try:
-            if subgraph_index == 0:
-                slot = self._slots0.get(tensor_index) or self._table.slot(0, tensor_index)
-                # slot.read()'s numeric case, inlined.
-                arr = slot.array
-                if arr is not None and slot.dtype is not None:
-                    out = arr.copy()
-                    return out if out.ndim else out[()]
-            else:
+            copy = self._readers0.get(tensor_index)
+            if copy is not None and subgraph_index == 0:
+                return copy()
+            if subgraph_index != 0:
                 self._table.check_subgraph(operator.index(subgraph_index))
-                slot = self._table.slot(subgraph_index, tensor_index)
-            return slot.read()
+            return self._table.slot(subgraph_index, tensor_index).read()
         finally:
             lock.release()
 
@@ -386,15 +400,23 @@ class Interpreter:
         Hold the function, not the array: while an array from it is alive, allocate_tensors,
         resize_tensor_input and invoke raise RuntimeError.
         """
-        return lambda: self._view(tensor_index)
+        lock, roots, make = self._lock, self._roots0, self._view
+
+        def view() -> Any:
+            lock.acquire()
+            try:
+                # The tensor's root array of this generation, if tensor() was called on it since
+                # memory last moved; else build one (or raise what tflite raises).
+                root = roots.get(tensor_index)
+                return root[...] if root is not None else make(tensor_index)
+            finally:
+                lock.release()
+
+        return view
 
     def _view(self, tensor_index: Any) -> Any:
-        lock = self._lock
-        lock.acquire()
-        try:
-            return self._make_view(self._slots0.get(tensor_index) or self._table.slot(0, tensor_index))
-        finally:
-            lock.release()
+        """tensor()'s slow path, under the lock: map the tensor and start its root array."""
+        return self._make_view(self._table.slot(0, tensor_index))
 
     def resize_tensor_input(self, input_index: int, tensor_size: Any, strict: bool = False) -> None:
         """Give an input tensor a new shape; call allocate_tensors() before the next invoke.
