@@ -39,7 +39,8 @@ def test_events_checkpoints_and_values_match_tensorflow(tmp_path, key):
             assert_close_free_running(final[name], np.asarray(value), "float32", name)
         last = cfg["resume_last_step"]
     assert _comparable(event_timeline(tmp_path)) == _expected_timeline(ref, last)
-    assert any(kind == "graph_def" for _, kind, _ in event_timeline(tmp_path))
+    graph_events = [e[:2] for e in event_timeline(tmp_path) if e[1] in ("graph_def", "meta_graph_def")]
+    assert graph_events == [e[:2] for e in ref["events"] if e[1] in ("graph_def", "meta_graph_def")]
     state = train.get_checkpoint_state(str(tmp_path))
     assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == ref["checkpoints"]
     assert sorted(f for f in os.listdir(tmp_path) if not f.startswith("events")) == ref["files"]

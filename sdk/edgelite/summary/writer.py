@@ -44,6 +44,9 @@ class FileWriter:
         self._open()
         if graph is not None or graph_def is not None:
             self.add_graph(graph, graph_def=graph_def)
+            from ..framework.meta_graph import export_meta_graph
+            self.add_meta_graph(export_meta_graph(graph_def=graph_def if graph is None else
+                                                  graph.as_graph_def(add_shapes=True)))
 
     def _open(self) -> None:
         os.makedirs(self._logdir, exist_ok=True)
@@ -119,6 +122,13 @@ class FileWriter:
             raise TypeError("graph_def must be serialized bytes or a message with SerializeToString()")
         self.add_event(self._event(global_step, graph_def=raw))
 
+    def add_meta_graph(self, meta_graph_def: Any, global_step: Optional[int] = None) -> None:
+        """Store a serialized MetaGraphDef (TensorBoard reads the graph's collections and saver from it)."""
+        from ..framework.meta_graph_protos import MetaGraphDef
+        if not isinstance(meta_graph_def, MetaGraphDef) and type(meta_graph_def).__name__ != "MetaGraphDef":
+            raise TypeError(f"meta_graph_def must be type MetaGraphDef, saw type: {type(meta_graph_def)}")
+        self.add_event(self._event(global_step, meta_graph_def=meta_graph_def.SerializeToString()))
+
     def add_run_metadata(self, run_metadata: Any, tag: str, global_step: Optional[int] = None) -> None:
         """Store serialized RunMetadata bytes under `tag`."""
         raw = run_metadata if isinstance(run_metadata, (bytes, bytearray)) else run_metadata.SerializeToString()
@@ -181,7 +191,8 @@ class FileWriterCache:
         with FileWriterCache._lock:
             writer = FileWriterCache._writers.get(key)
             if writer is None:
-                writer = FileWriter(logdir)
+                from ..framework import ops
+                writer = FileWriter(logdir, graph=ops.get_default_graph())
                 FileWriterCache._writers[key] = writer
             else:
                 writer.reopen()

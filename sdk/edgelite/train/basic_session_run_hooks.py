@@ -230,8 +230,13 @@ class CheckpointSaverHook(SessionRunHook):
         if self._save_graph_def:
             from ..io.graph_io import write_graph
             write_graph(session.graph.as_graph_def(add_shapes=True), self._checkpoint_dir, "graph.pbtxt")
-            # TensorBoard's graph view reads this event.
-            self._summary_writer.add_graph(graph_def=session.graph.as_graph_def(add_shapes=True))
+        saver = self._get_saver()
+        # TensorBoard's graph view reads these events.
+        self._summary_writer.add_graph(graph_def=session.graph.as_graph_def(add_shapes=True))
+        from ..framework.meta_graph import export_meta_graph
+        self._summary_writer.add_meta_graph(export_meta_graph(
+            graph_def=session.graph.as_graph_def(add_shapes=True), graph=session.graph,
+            saver_def=saver.saver_def if saver is not None else None))
         # The checkpoint saved here is the state at step `global_step`.
         self._save(session, global_step)
         self._timer.update_last_triggered_step(global_step)
