@@ -248,8 +248,9 @@ def conv_hybrid(per_channel: bool) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
-def depthwise(dtype: str, wrap: bool = False) -> Callable[[np.random.Generator], Case]:
-    """DEPTHWISE_CONV_2D, mostly 3x3 stride 1/2 with multiplier 1 (some multiplier 2)."""
+def depthwise(dtype: str, wrap: bool = False, few_channels: bool = False) -> Callable[[np.random.Generator], Case]:
+    """DEPTHWISE_CONV_2D, mostly 3x3 stride 1/2 with multiplier 1 (some multiplier 2);
+    `few_channels`: 1..8 channels on maps 8..40 wide (runs of many pixels, two per vector)."""
 
     def gen(rng: np.random.Generator) -> Case:
         b = int(_pick(rng, (1, 1, 2)))
@@ -260,6 +261,9 @@ def depthwise(dtype: str, wrap: bool = False) -> Callable[[np.random.Generator],
         if pad != pad_w:
             pad = "SAME"
         cin = _channels(rng)
+        if few_channels:
+            w += int(rng.integers(7, 28))
+            cin = int(rng.integers(1, 9))
         mult = 2 if rng.random() < 0.1 else 1
         cout = cin * mult
         act = _pick(rng, ACTIVATIONS)
@@ -664,7 +668,8 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
                           conv("float32", small_cin=True)],
     "CONV_2D_HYBRID": [conv_hybrid(False), conv_hybrid(True)],
     "DEPTHWISE_CONV_2D": [depthwise("int8"), depthwise("int8"), depthwise("uint8"), depthwise("float32"),
-                          depthwise("int8", wrap=True)],
+                          depthwise("int8", wrap=True), depthwise("int8", few_channels=True),
+                          depthwise("uint8", few_channels=True)],
     "FULLY_CONNECTED": [fully_connected("int8"), fully_connected("int8"), fully_connected("uint8"),
                         fully_connected("float32"), fully_connected("int8", ties=True),
                         fully_connected("uint8", ties=True), fully_connected("int8", wrap=True)],

@@ -123,9 +123,79 @@ EL_TARGET_AVX512 static inline void q8_store_avx512(__m512i acc, const el_rq_avx
   _mm_mask_storeu_epi8(out, keep, _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc, prm)));
 }
 
+/* Pixels i and i + 1 of a run of at most 8 channels in one vector: lanes 0..7 and 8..15. */
+EL_TARGET_AVX512 static inline __m512i load_pair_widen(const uint8_t* p, ptrdiff_t step,
+                                                       __mmask16 keep, int is_unsigned) {
+  const __m128i lo = _mm_maskz_loadu_epi8(keep, p);
+  const __m128i v = _mm_mask_loadu_epi8(lo, (__mmask16)(keep << 8), p + step - 8);
+  return is_unsigned ? _mm512_cvtepu8_epi32(v) : _mm512_cvtepi8_epi32(v);
+}
+
+EL_TARGET_AVX512 static inline void q8_store_pair(__m512i acc, const el_rq_avx512* prm,
+                                                  __mmask16 keep, int8_t* out, ptrdiff_t out_step) {
+  const __m128i v = _mm512_cvtepi32_epi8(el_rq_apply_avx512(acc, prm));
+  _mm_mask_storeu_epi8(out, keep, v);
+  _mm_mask_storeu_epi8(out + out_step - 8, (__mmask16)(keep << 8), v);
+}
+
+/* The low 8 lanes of each requantization parameter in both halves. */
+EL_TARGET_AVX512 static inline __m512i dup8(__m512i v) { return _mm512_shuffle_i64x2(v, v, 0x44); }
+
+/* At most 8 channels fill half a vector: two pixels share each one (eight per step), the
+ * weights and requantization parameters repeated in both halves. Kept out of line: inlined, it
+ * slowed the loops of wider maps. */
+__attribute__((noinline)) EL_TARGET_AVX512 static void q8_pairs_avx512(
+    int taps, const void* const* x, ptrdiff_t step, int count, int is_unsigned, int channels,
+    const int32_t* w, int stride, const el_requant* rq, int8_t* out, ptrdiff_t out_step) {
+  const __mmask16 keep = (__mmask16)((1u << channels) - 1u);
+  el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks);
+  prm.bias = dup8(prm.bias);
+  prm.mult = dup8(prm.mult);
+  prm.mult_odd = dup8(prm.mult_odd);
+  prm.lshift = dup8(prm.lshift);
+  prm.round_even = dup8(prm.round_even);
+  prm.round_odd = dup8(prm.round_odd);
+  prm.neg_even = dup8(prm.neg_even);
+  prm.neg_odd = dup8(prm.neg_odd);
+  prm.shift_even = dup8(prm.shift_even);
+  prm.shift_odd = dup8(prm.shift_odd);
+  int i = 0;
+  for (; i + 8 <= count; i += 8) {
+    __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();
+    __m512i a2 = _mm512_setzero_si512(), a3 = _mm512_setzero_si512();
+    for (int t = 0; t < taps; ++t) {
+      const uint8_t* p = (const uint8_t*)x[t] + i * step;
+      const __m512i wv =
+          _mm512_broadcast_i32x8(_mm256_loadu_si256((const __m256i*)(w + (size_t)t * (size_t)stride)));
+      a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(load_pair_widen(p, step, keep, is_unsigned), wv));
+      a1 = _mm512_add_epi32(a1, _mm512_mullo_epi32(load_pair_widen(p + 2 * step, step, keep, is_unsigned), wv));
+      a2 = _mm512_add_epi32(a2, _mm512_mullo_epi32(load_pair_widen(p + 4 * step, step, keep, is_unsigned), wv));
+      a3 = _mm512_add_epi32(a3, _mm512_mullo_epi32(load_pair_widen(p + 6 * step, step, keep, is_unsigned), wv));
+    }
+    q8_store_pair(a0, &prm, keep, out + i * out_step, out_step);
+    q8_store_pair(a1, &prm, keep, out + (i + 2) * out_step, out_step);
+    q8_store_pair(a2, &prm, keep, out + (i + 4) * out_step, out_step);
+    q8_store_pair(a3, &prm, keep, out + (i + 6) * out_step, out_step);
+  }
+  const el_rq_avx512 one = el_rq_load_avx512(rq, rq->blocks);
+  for (; i < count; ++i) {
+    __m512i a0 = _mm512_setzero_si512();
+    for (int t = 0; t < taps; ++t) {
+      const uint8_t* p = (const uint8_t*)x[t] + i * step;
+      a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(load16_widen(p, keep, is_unsigned),
+                                                   _mm512_loadu_si512(w + (size_t)t * (size_t)stride)));
+    }
+    q8_store_avx512(a0, &one, keep, out + i * out_step);
+  }
+}
+
 EL_TARGET_AVX512 static void q8_avx512(int taps, const void* const* x, ptrdiff_t step, int count,
                                        int is_unsigned, int channels, const int32_t* w, int stride,
                                        const el_requant* rq, int8_t* out, ptrdiff_t out_step) {
+  if (channels <= 8) {
+    q8_pairs_avx512(taps, x, step, count, is_unsigned, channels, w, stride, rq, out, out_step);
+    return;
+  }
   for (int c = 0; c < channels; c += 16) {
     const int left = channels - c;
     const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
