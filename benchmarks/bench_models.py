@@ -1,6 +1,6 @@
 """Whole models: the corpus and the MLPerf Tiny models, set_tensor + invoke per inference, on
 edgelite and LiteRT 2.3 (default / without default delegates) in the same session; the
-MobileNets also on two threads.
+MobileNets also on two threads (tflite-runtime 2.14: bench_tflite_runtime.py).
 
 Run: PYTHONPATH=bindings python -m pytest benchmarks/bench_models.py --benchmark-json=models.json
 then python benchmarks/ratios.py models.json (writes benchmarks/RESULTS.md).
@@ -11,8 +11,7 @@ import peers
 
 pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is in the test extra")
 
-MOBILENETS = ["mobilenet_v1_int8", "mobilenet_v2_int8", "mobilenet_v1_f32", "mobilenet_v2_f32"]
-CASES = [(name, 1) for name in peers.CORPUS_MODELS + peers.TINY_MODELS] + [(name, 2) for name in MOBILENETS]
+CASES = peers.MODEL_CASES
 
 
 @pytest.mark.parametrize("runtime", peers.RUNTIMES)

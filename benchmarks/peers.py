@@ -2,7 +2,9 @@
 resolver with the XNNPACK delegate, and BUILTIN_WITHOUT_DEFAULT_DELEGATES: TFLite's own optimized
 kernels) in the same process.
 
-tflite-runtime 2.14 needs NumPy < 2 and cannot share this process; it is not part of these runs.
+tflite-runtime 2.14 needs NumPy < 2 and cannot share this process: bench_tflite_runtime.py times
+the same cases in a NumPy 1 Python (numpy1_python()) through tflrt_worker.py, which imports this
+module too (it needs only numpy).
 """
 from __future__ import annotations
 
@@ -22,7 +24,9 @@ for extra in (ROOT / "bindings", ROOT / "sdk", ROOT / "tests"):
 EDGELITE = "edgelite"
 LITERT = "litert"                      # LiteRT 2.3 default resolver (XNNPACK delegate)
 LITERT_NO_DELEGATE = "litert_nodelegate"  # LiteRT 2.3 BUILTIN_WITHOUT_DEFAULT_DELEGATES
-RUNTIMES = (EDGELITE, LITERT, LITERT_NO_DELEGATE)
+RUNTIMES = (EDGELITE, LITERT, LITERT_NO_DELEGATE)  # in this process
+TFLITE_RUNTIME = "tflite_runtime"  # tflite-runtime 2.14 default resolver, in a NumPy 1 Python
+NUMPY1_PYTHON = Path("/opt/tflrt/bin/python")
 
 # The corpus models and the MLPerf Tiny models of shared/realworld.
 CORPUS_MODELS = ["cnn_int8", "cnn_uint8io", "cnn_f32", "cnn_f16", "cnn_dynrange", "mlp_f32", "lstm_f32",
@@ -32,7 +36,13 @@ TINY_MODELS = ["tiny_vww_96_int8", "tiny_vww_96_float", "tiny_kws_ref_model", "t
                "tiny_pretrainedResnet_quant", "tiny_pretrainedResnet", "tiny_pretrainedResnet_large_int8",
                "tiny_pretrainedResnet_large_float", "tiny_ad01_int8", "tiny_ad01_fp32", "tiny_str_ww_ref_model",
                "tiny_toycar_model_ToyCar_quant", "tiny_toycar_model_ToyCar_quant_fullint"]
+MOBILENETS = ["mobilenet_v1_int8", "mobilenet_v2_int8", "mobilenet_v1_f32", "mobilenet_v2_f32"]
+MODEL_CASES = [(name, 1) for name in CORPUS_MODELS + TINY_MODELS] + [(name, 2) for name in MOBILENETS]
 OVERHEAD_MODEL = "tflm_hello_world_int8"
+OVERHEAD_CALLS = ("set_tensor", "invoke", "get_tensor", "tensor_view", "set_invoke_get")
+# Calls per timed round of the overhead cases, the same for every runtime: a calibration that
+# happened to settle on one call per round would add the timer's own cost to that runtime only.
+OVERHEAD_ITERATIONS = 100
 
 
 def model_path(name: str) -> Path:
@@ -62,6 +72,10 @@ def make_interpreter(runtime: str, model: Any, num_threads: int = 1) -> Any:
         from edgelite_runtime.interpreter import Interpreter
 
         it = Interpreter(**kwargs)
+    elif runtime == TFLITE_RUNTIME:
+        from tflite_runtime.interpreter import Interpreter as TfliteInterpreter
+
+        it = TfliteInterpreter(**kwargs)
     else:
         lr = litert_module()
         if lr is None:
@@ -102,6 +116,53 @@ def invoke_step(it: Any) -> Callable[[], None]:
 
     step()
     return step
+
+
+def overhead_call(it: Any, call: str) -> Callable[[], Any]:
+    """The timed function of one per-call overhead case (OVERHEAD_CALLS) on an allocated interpreter."""
+    inp, out = it.get_input_details()[0], it.get_output_details()[0]
+    x = random_inputs([inp])[0]
+    i, o = inp["index"], out["index"]
+    it.set_tensor(i, x)
+    it.invoke()
+    if call == "set_tensor":
+        return lambda: it.set_tensor(i, x)
+    if call == "invoke":
+        return it.invoke
+    if call == "get_tensor":
+        return lambda: it.get_tensor(o)
+    if call == "tensor_view":
+        view = it.tensor(o)
+        return lambda: view()
+    if call != "set_invoke_get":
+        raise ValueError(f"unknown overhead case {call!r}")
+    set_tensor, invoke, get_tensor = it.set_tensor, it.invoke, it.get_tensor
+
+    def inference() -> Any:
+        set_tensor(i, x)
+        invoke()
+        return get_tensor(o)
+
+    return inference
+
+
+def rounds_for(fn: Callable[[], Any], iterations: int, max_time: float, min_rounds: int = 5) -> int:
+    """Rounds of `iterations` calls that fill about max_time seconds."""
+    import time
+
+    t0 = time.perf_counter()
+    for _ in range(iterations):
+        fn()
+    took = max(time.perf_counter() - t0, 1e-9)
+    return max(min_rounds, int(max_time / took))
+
+
+def numpy1_python() -> Optional[Path]:
+    """The NumPy 1 Python with tflite-runtime: $EDGELITE_NUMPY1_PYTHON, else /opt/tflrt/bin/python if present."""
+    configured = os.environ.get("EDGELITE_NUMPY1_PYTHON")
+    if configured:
+        return Path(configured)
+    return NUMPY1_PYTHON if NUMPY1_PYTHON.exists() else None
 
 
 def median_ratio(fns: Dict[str, Callable[[], None]], seconds: float, min_rounds: int = 5) -> Dict[str, float]:

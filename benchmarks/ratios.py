@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Tuple
 
 HERE = Path(__file__).resolve().parent
-PEERS = ("litert", "litert_nodelegate")
-PEER_TITLES = {"litert": "LiteRT default (XNNPACK)", "litert_nodelegate": "LiteRT without default delegates"}
+PEERS = ("litert", "litert_nodelegate", "tflite_runtime")
+PEER_TITLES = {"litert": "LiteRT default (XNNPACK)", "litert_nodelegate": "LiteRT without default delegates",
+               "tflite_runtime": "tflite-runtime 2.14 (NumPy 1 subprocess)"}
 KIND_TITLES = {"model": "Whole models", "kernel": "Kernel hot path (single-op models)",
                "overhead": "Per-call overhead (tflm_hello_world_int8)"}
 
@@ -76,9 +77,12 @@ def thread_rows(medians: Dict[Key, Dict[str, float]]) -> List[Tuple[str, float, 
 
 
 def render(medians: Dict[Key, Dict[str, float]], machine: Dict[str, str], command: str) -> str:
-    lines = ["# Speed: edgelite next to LiteRT 2.3", "",
+    lines = ["# Speed: edgelite next to LiteRT 2.3 and tflite-runtime 2.14", "",
              "Medians of pytest-benchmark runs in one session; ratio = edgelite time / peer time "
-             "(below 1.00 edgelite is faster). One thread unless noted. Regenerate with:", "",
+             "(below 1.00 edgelite is faster). One thread unless noted. tflite-runtime 2.14 needs "
+             "NumPy < 2: bench_tflite_runtime.py times its cases in a NumPy 1 Python started by the "
+             "same session (— where that Python is absent or the runtime cannot run the model). "
+             "Regenerate with:", "",
              "```", command, "```", ""]
     if machine:
         lines += [f"Machine: {machine['cpu']}, {machine['cores']} logical CPUs (shared with other jobs "
@@ -110,8 +114,8 @@ def main(argv: List[str] = None) -> int:
     parser.add_argument("json", nargs="+", type=Path, help="pytest-benchmark --benchmark-json files")
     parser.add_argument("-o", "--output", type=Path, default=HERE / "RESULTS.md")
     parser.add_argument("--command", default="PYTHONPATH=bindings python -m pytest benchmarks/bench_models.py "
-                        "benchmarks/bench_kernels.py benchmarks/bench_overhead.py --benchmark-json=bench.json "
-                        "&& python benchmarks/ratios.py bench.json")
+                        "benchmarks/bench_kernels.py benchmarks/bench_overhead.py benchmarks/bench_tflite_runtime.py "
+                        "--benchmark-json=bench.json && python benchmarks/ratios.py bench.json")
     args = parser.parse_args(argv)
     medians, machine = load(args.json)
     args.output.write_text(render(medians, machine, args.command) + "\n")
