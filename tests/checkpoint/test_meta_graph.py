@@ -285,3 +285,23 @@ def test_clear_extraneous_savers_keeps_only_the_given_saver(tmp_path, graph):
             path = imported.save(sess, str(tmp_path / "only"))
     np.testing.assert_array_equal(train.load_variable(path, "v"), np.ones(2, np.float32))
     assert first.as_saver_def().restore_op_name == "save/restore_all"
+
+
+def test_saver_of_a_finalized_graph_exports_no_saver_def(tmp_path):
+    with tf.Graph().as_default() as g:
+        v = tf.Variable(np.array([4.0, 5.0], np.float32), name="v")
+        init = tf.global_variables_initializer()
+        g.finalize()
+        saver = train.Saver()
+        with tf.Session() as sess:
+            sess.run(init)
+            prefix = saver.save(sess, str(tmp_path / "f"))
+    assert saver.as_saver_def().restore_op_name == "" and v is not None
+    mgd = meta_graph.read_meta_graph_file(prefix + ".meta")
+    assert not mgd.HasField("saver_def")
+    with tf.Graph().as_default():
+        imported = train.import_meta_graph(prefix + ".meta")
+        assert imported.as_saver_def().restore_op_name == "save/restore_all"
+        with tf.Session() as sess:
+            imported.restore(sess, prefix)
+            np.testing.assert_array_equal(sess.run("v:0"), [4.0, 5.0])

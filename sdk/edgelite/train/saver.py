@@ -277,9 +277,14 @@ class Saver:
                           as_text: bool = False, export_scope: Optional[str] = None, clear_devices: bool = False,
                           clear_extraneous_savers: bool = False, strip_default_attrs: bool = False,
                           save_debug_info: bool = False) -> Any:
-        """Writes the default graph with this saver's SaverDef and the collections as a MetaGraphDef."""
+        """Writes the default graph with this saver's SaverDef and the collections as a MetaGraphDef.
+
+        A saver built on an already finalized graph has no save/restore ops to name, so its SaverDef is left
+        out; import_meta_graph then makes a new Saver over the imported variables.
+        """
+        saver_def = self.saver_def if self.saver_def.restore_op_name else None
         return meta_graph.export_meta_graph(
-            filename=filename, saver_def=self.saver_def, collection_list=collection_list, as_text=as_text,
+            filename=filename, saver_def=saver_def, collection_list=collection_list, as_text=as_text,
             export_scope=export_scope, clear_devices=clear_devices, clear_extraneous_savers=clear_extraneous_savers,
             strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
 
