@@ -305,3 +305,16 @@ def test_saver_of_a_finalized_graph_exports_no_saver_def(tmp_path):
         with tf.Session() as sess:
             imported.restore(sess, prefix)
             np.testing.assert_array_equal(sess.run("v:0"), [4.0, 5.0])
+
+
+def test_tensorflow_only_proto_collections_are_skipped_on_import(graph, caplog):
+    from edgelite.framework.meta_graph_protos import CollectionDef
+    tf.constant(1.0, name="c")
+    mgd = train.export_meta_graph()
+    mgd.collection_def.append(MetaGraphDef.CollectionDefEntry(
+        key="queue_runners", value=CollectionDef(bytes_list=CollectionDef.BytesList(value=[b"\n\x03q"]))))
+    with tf.Graph().as_default():
+        with caplog.at_level(logging.WARNING, logger="edgelite"):
+            train.import_meta_graph(mgd)
+        assert tf.get_collection("queue_runners") == []
+    assert "Collection queue_runners holds TensorFlow objects edgelite cannot rebuild" in caplog.text

@@ -24,6 +24,9 @@ _VARIABLE_PROTO_COLLECTIONS = (
     ops.GraphKeys.LOCAL_VARIABLES, ops.GraphKeys.MODEL_VARIABLES, ops.GraphKeys.GLOBAL_STEP,
     ops.GraphKeys.METRIC_VARIABLES,
 )
+# Collections whose items TensorFlow stores as protos edgelite has no objects for (v1 control-flow contexts,
+# queue runners): skipped on import with a warning rather than filled with raw proto bytes.
+_UNREBUILDABLE_COLLECTIONS = (ops.GraphKeys.COND_CONTEXT, ops.GraphKeys.WHILE_CONTEXT, ops.GraphKeys.QUEUE_RUNNERS)
 _EXPORT_KWARGS = ("unbound_inputs_col_name",)
 _IMPORT_KWARGS = ("graph", "input_map", "unbound_inputs_col_name", "restore_collections_predicate")
 
@@ -411,6 +414,9 @@ def import_scoped_meta_graph_with_return_elements(
         variables: Dict[bytes, Any] = {}
         for key, col in ordered:
             if key == unbound_inputs_col_name or not restore_collections_predicate(key):
+                continue
+            if key in _UNREBUILDABLE_COLLECTIONS:
+                _log.warning("Collection %s holds TensorFlow objects edgelite cannot rebuild; skipped.", key)
                 continue
             kind = col.WhichOneof("kind")
             if kind is None:
