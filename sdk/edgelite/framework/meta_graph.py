@@ -453,8 +453,11 @@ def import_scoped_meta_graph_with_return_elements(
 
 def import_meta_graph(meta_graph_or_file: Any, clear_devices: bool = False, import_scope: Optional[str] = None,
                       **kwargs: Any) -> Any:
-    """tf.compat.v1.train.import_meta_graph: adds the graph and collections; returns the Saver its saver_def
-    describes (a new Saver over the imported variables without one, None without variables)."""
+    """tf.compat.v1.train.import_meta_graph: adds the graph and collections; returns the Saver to restore them.
+
+    The Saver is the one the saver_def describes, else a new Saver over the imported variables, else None
+    when there are no variables.
+    """
     from edgelite.train.saver import Saver
     unknown = sorted(set(kwargs) - set(_IMPORT_KWARGS) - {"return_elements"})
     if unknown:

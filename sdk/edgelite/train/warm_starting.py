@@ -74,8 +74,11 @@ def _object_checkpoint_renames(path: Any, names: List[str]) -> Dict[str, str]:
 def warm_start(ckpt_to_initialize_from: Any, vars_to_warm_start: Any = ".*",
                var_name_to_vocab_info: Optional[dict] = None,
                var_name_to_prev_var_name: Optional[Dict[str, str]] = None) -> None:
-    """Makes the selected variables' initializers load from the checkpoint (a regex over TRAINABLE_VARIABLES,
-    a list of regexes over GLOBAL_VARIABLES, or a list of variables; None selects nothing, as in TensorFlow)."""
+    """Makes the selected variables' initializers load their values from the checkpoint.
+
+    vars_to_warm_start: a regex over TRAINABLE_VARIABLES, a list of regexes over GLOBAL_VARIABLES, or a list
+    of variables; None warm-starts nothing (TensorFlow's code does the same).
+    """
     if var_name_to_vocab_info:
         raise ValueError("var_name_to_vocab_info is not supported by edgelite: vocabulary remapping of "
                          f"{sorted(var_name_to_vocab_info)} cannot be done; warm-start them without vocab info")
