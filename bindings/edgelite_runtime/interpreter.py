@@ -8,13 +8,13 @@ from __future__ import annotations
 import enum
 import operator
 import os
-import threading
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from edgelite_runtime import _types as T
+from edgelite_runtime._calllock import CallLock
 from edgelite_runtime._lib import ffi, lib
 from edgelite_runtime._custom_ops import resolve_registerer
 from edgelite_runtime._details import int32_array
@@ -142,7 +142,9 @@ class Interpreter:
             if num_threads < 1:
                 raise ValueError("num_threads should >= 1")
 
-        self._lock = threading.Lock()
+        # The hot paths take and give back CallLock's token inline (see _calllock).
+        self._lock = CallLock()
+        self._tokens = self._lock.tokens
         self._views = ViewRegistry()
         self._native = NativeInterpreter()
         self._op_info = ffi.new("el_op_info *")
@@ -350,8 +352,11 @@ class Interpreter:
 
     def invoke(self) -> None:
         """Run the model on the current inputs; the C call runs with the GIL released."""
-        lock = self._lock
-        lock.acquire()
+        tokens = self._tokens
+        try:
+            tokens.pop()
+        except IndexError:
+            self._lock.wait()
         try:
             if not self._direct0:
                 self._invoke(0)
@@ -361,12 +366,17 @@ class Interpreter:
                     self._table.reset()
                     self._native.raise_for(status)
         finally:
-            lock.release()
+            tokens.append(True)
+            if self._lock.waiters:
+                self._lock.wake()
 
     def set_tensor(self, tensor_index: int, value: Any) -> None:
         """Copy `value` into a tensor; dtype and shape must match exactly, as in tflite."""
-        lock = self._lock
-        lock.acquire()
+        tokens = self._tokens
+        try:
+            tokens.pop()
+        except IndexError:
+            self._lock.wait()
         try:
             # The common case, an ndarray of exactly the tensor's dtype and shape, is one copy
             # into the tensor's cached array; anything else gets tflite's checks in write().
@@ -378,12 +388,17 @@ class Interpreter:
                     return
             write(self._table.slot(0, tensor_index), value)
         finally:
-            lock.release()
+            tokens.append(True)
+            if self._lock.waiters:
+                self._lock.wake()
 
     def get_tensor(self, tensor_index: int, subgraph_index: int = 0) -> Any:
         """A copy of a tensor's current value."""
-        lock = self._lock
-        lock.acquire()
+        tokens = self._tokens
+        try:
+            tokens.pop()
+        except IndexError:
+            self._lock.wait()
         try:
             copy = self._readers0.get(tensor_index)
             if copy is not None and subgraph_index == 0:
@@ -392,7 +407,9 @@ class Interpreter:
                 self._table.check_subgraph(operator.index(subgraph_index))
             return self._table.slot(subgraph_index, tensor_index).read()
         finally:
-            lock.release()
+            tokens.append(True)
+            if self._lock.waiters:
+                self._lock.wake()
 
     def tensor(self, tensor_index: int) -> Callable[[], Any]:
         """A function returning a numpy array that aliases the tensor's memory (no copy).
@@ -400,17 +417,22 @@ class Interpreter:
         Hold the function, not the array: while an array from it is alive, allocate_tensors,
         resize_tensor_input and invoke raise RuntimeError.
         """
-        lock, roots, make = self._lock, self._roots0, self._view
+        lock, tokens, roots, make = self._lock, self._tokens, self._roots0, self._view
 
         def view() -> Any:
-            lock.acquire()
+            try:
+                tokens.pop()
+            except IndexError:
+                lock.wait()
             try:
                 # The tensor's root array of this generation, if tensor() was called on it since
                 # memory last moved; else build one (or raise what tflite raises).
                 root = roots.get(tensor_index)
                 return root[...] if root is not None else make(tensor_index)
             finally:
-                lock.release()
+                tokens.append(True)
+                if lock.waiters:
+                    lock.wake()
 
         return view
 
