@@ -433,6 +433,35 @@ def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
+def add_all_pairs(dtype: str) -> Callable[[np.random.Generator], Case]:
+    """int8/uint8 ADD over every pair of input values (a 256 x 256 grid), with scales of random
+    ratios or powers of two (outputs exactly on rounding ties): the vector paths that bound
+    their error and fall back to the exact arithmetic near a rounding step meet every case."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        info = np.iinfo(np.dtype(dtype))
+        values = np.arange(info.min, info.max + 1).astype(dtype)
+        a = np.repeat(values, 256).reshape(256, 256)
+        b = np.tile(values, 256).reshape(256, 256)
+        if rng.random() < 0.5:
+            qa, qb = _act_quant(rng, dtype), _act_quant(rng, dtype)
+            qo = Quant(_f32((qa.scale + qb.scale) * rng.uniform(0.5, 3.0)),
+                       int(rng.integers(30, 226)) if dtype == "uint8" else int(rng.integers(-60, 61)))
+            kind = "random"
+        else:
+            zp = (lambda: int(rng.integers(30, 226))) if dtype == "uint8" else (lambda: int(rng.integers(-60, 61)))
+            qa, qb = Quant(_pow2(rng, 3, 8), zp()), Quant(_pow2(rng, 3, 8), zp())
+            qo = Quant(_pow2(rng, 2, 8), zp())
+            kind = "ties"
+        act = _pick(rng, ACTIVATIONS)
+        model = single_op_model("ADD", [TensorSpec([256, 256], dtype, quant=qa), TensorSpec([256, 256], dtype, quant=qb)],
+                                [TensorSpec([256, 256], dtype, quant=qo)], options=options("Add", fused_activation_function=act),
+                                version=2 if dtype == "int8" else 1)
+        return Case(f"add {dtype} all pairs {kind} {qa}+{qb}->{qo} {act}", model, [a, b])
+
+    return gen
+
+
 def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
     """Float ADD, SUB or MUL: equal shapes and one-element operands (the vector path; elementwise
     float arithmetic in any order of elements gives the reference bits, so tolerance 0) and
@@ -676,7 +705,8 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "FULLY_CONNECTED_HYBRID": [fully_connected_hybrid(False), fully_connected_hybrid(True)],
     "DEQUANTIZE": [dequantize("float16"), dequantize("float16"), dequantize("int8"), dequantize("uint8"),
                    dequantize("int16")],
-    "ADD": [binary("ADD", "int8"), binary("ADD", "int8"), binary("ADD", "uint8"), binary_float("ADD")],
+    "ADD": [binary("ADD", "int8"), binary("ADD", "int8"), binary("ADD", "uint8"), binary_float("ADD"),
+            add_all_pairs("int8"), add_all_pairs("uint8")],
     "SUB": [binary_float("SUB")],
     "MUL": [binary("MUL", "int8"), binary("MUL", "uint8"), binary_float("MUL")],
     "MEAN": [mean("int8"), mean("int8"), mean("uint8"), mean_float()],

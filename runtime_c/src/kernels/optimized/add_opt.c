@@ -1,6 +1,8 @@
 /* Optimized ADD and MUL (int8, uint8, float32) and SUB (float32) for operands of the same shape,
  * or one operand of a single element: vectorized with the reference arithmetic, so the bits are
  * the reference ones. Other types and broadcasts run the reference kernel. */
+#include <math.h>
+
 #include "kernels/elementwise_binary.h"
 #include "kernels/kernels.h"
 #include "kernels/optimized/ew_kernels.h"
@@ -32,11 +34,37 @@ static void* opt_binary_init(TfLiteContext* ctx, const char* buf, size_t len) {
 /* The 32-bit split of el_q8_binary fits: inputs of at most 10 bits, no input left shifts. */
 static void prepare_split(el_q8_binary* p) {
   p->split = p->left_shift == 20 && p->ls1 == 0 && p->ls2 == 0 && p->off1 >= -768 &&
-             p->off1 <= 768 && p->off2 >= -768 && p->off2 <= 768 && p->m1 >= 0 && p->m2 >= 0 && p->rs1 <= 30 && p->rs2 <= 30;
+             p->off1 <= 768 && p->off2 >= -768 && p->off2 <= 768 && p->m1 >= 0 && p->m2 >= 0 &&
+             p->rs1 <= 30 && p->rs2 <= 30;
   p->mh1 = p->m1 >> 16;
   p->ml1 = p->m1 & 0xFFFF;
   p->mh2 = p->m2 >> 16;
   p->ml2 = p->m2 & 0xFFFF;
+}
+
+/* The float form of el_q8_binary's ADD and its error bound. With S = 31 + rso the exact output
+ * is floor(W) + zp, W = (v mo + 2^30 + [rso > 0] 2^(30+rso) - [rso > 0][v mo < -2^30] 2^31) / 2^S
+ * and v = A(x) + B(y), each rescale within 1 of x m1 / 2^(11+rs1) (two roundings of at most
+ * 1/2 each): W is within 2 mo / 2^S + 2^(31-S) of its real-valued form. The float evaluation
+ * (three rounded constants, two fused multiply-adds, the fractional part) adds at most
+ * 5 M 2^-24, M bounding every magnitude on the way. eps is twice the sum. */
+static void prepare_approx(el_q8_binary* p) {
+  p->approx = 0;
+  if (p->is_mul || !p->split || p->lso != 0 || p->mo < (1 << 30) || p->rso > 30) return;
+  const double s = ldexp(1.0, -(31 + p->rso));
+  const double f = (double)p->mo * s;
+  const double ax = (double)p->m1 * ldexp(1.0, -(11 + p->rs1)) * f;
+  const double bx = (double)p->m2 * ldexp(1.0, -(11 + p->rs2)) * f;
+  const double round = (ldexp(1.0, 30) + (p->rso > 0 ? ldexp(1.0, 30 + p->rso) : 0.0)) * s;
+  const double c = round + p->off1 * ax + p->off2 * bx + p->out_zp;
+  const double m = 256.0 * (ax + bx) + fabs(c) + 1.0;
+  const double eps = 2.0 * (2.0 * f + ldexp(1.0, -p->rso) + 5.0 * m * ldexp(1.0, -24));
+  if (eps > 1.0 / 64 || m > ldexp(1.0, 20)) return;
+  p->ax = (float)ax;
+  p->bx = (float)bx;
+  p->c = (float)c;
+  p->eps = (float)eps;
+  p->approx = 1;
 }
 
 static TfLiteStatus prepare_params(TfLiteContext* ctx, const TfLiteNode* node, int is_mul,
@@ -80,6 +108,7 @@ static TfLiteStatus prepare_params(TfLiteContext* ctx, const TfLiteNode* node, i
   p->mo = q;
   el_split_shift(shift, &p->lso, &p->rso);
   prepare_split(p);
+  prepare_approx(p);
   return kTfLiteOk;
 }
 

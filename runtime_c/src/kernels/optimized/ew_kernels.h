@@ -26,6 +26,14 @@ typedef struct el_q8_binary {
    * is formed in 32-bit lanes. */
   int split;
   int32_t mh1, ml1, mh2, ml2;
+  /* ADD on the split path with no output left shift: the output before its floor, in float,
+   *   w = a * ax + b * bx + c      (a, b the raw input values; c holds the offsets, the rounding
+   * terms and the zero point), is within `eps` / 2 of the exact rational whose floor the
+   * reference's two roundings produce (requant.h's one-rounding form; the input rescales are
+   * within one unit of their real values). A vector whose every lane has a fractional part of w
+   * in [eps, 1 - eps] takes floor(w); any other vector is computed exactly. */
+  int approx;
+  float ax, bx, c, eps;
 } el_q8_binary;
 
 static inline int32_t el_q8_binary_one(const el_q8_binary* p, int32_t a, int32_t b) {

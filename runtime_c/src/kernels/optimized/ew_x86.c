@@ -83,10 +83,31 @@ EL_TARGET_AVX2 __attribute__((always_inline)) static inline void q8_add_split_av
   const __m256i mo = _mm256_set1_epi32(p->mo), lso = _mm256_set1_epi32(p->lso);
   const __m256i rso = _mm256_set1_epi32(p->rso), zp = _mm256_set1_epi32(p->out_zp);
   const __m256i lo = _mm256_set1_epi32(p->act_min), hi = _mm256_set1_epi32(p->act_max);
+  const __m256 ax = _mm256_set1_ps(p->ax), bx = _mm256_set1_ps(p->bx), c = _mm256_set1_ps(p->c);
+  const __m256 eps = _mm256_set1_ps(p->eps), top = _mm256_set1_ps(1.0f - p->eps);
+  const __m256 flo = _mm256_set1_ps((float)p->act_min), fhi = _mm256_set1_ps((float)p->act_max);
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const __m256i ra = add_in_avx2_8(_mm_loadl_epi64((const __m128i*)(a + i)), is_unsigned, &c1);
-    const __m256i rb = add_in_avx2_8(_mm_loadl_epi64((const __m128i*)(b + i)), is_unsigned, &c2);
+    const __m128i a8 = _mm_loadl_epi64((const __m128i*)(a + i));
+    const __m128i b8 = _mm_loadl_epi64((const __m128i*)(b + i));
+    if (p->approx) {
+      /* The float form of el_q8_binary (see its approx fields). */
+      const __m256i ai = is_unsigned ? _mm256_cvtepu8_epi32(a8) : _mm256_cvtepi8_epi32(a8);
+      const __m256i bi = is_unsigned ? _mm256_cvtepu8_epi32(b8) : _mm256_cvtepi8_epi32(b8);
+      const __m256 w = _mm256_fmadd_ps(_mm256_cvtepi32_ps(ai), ax,
+                                       _mm256_fmadd_ps(_mm256_cvtepi32_ps(bi), bx, c));
+      const __m256 fl = _mm256_round_ps(w, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      const __m256 frac = _mm256_sub_ps(w, fl);
+      const __m256 unsure = _mm256_or_ps(_mm256_cmp_ps(frac, eps, _CMP_LT_OQ),
+                                         _mm256_cmp_ps(frac, top, _CMP_GT_OQ));
+      if (_mm256_movemask_ps(unsure) == 0) {
+        const __m256 q = _mm256_min_ps(_mm256_max_ps(fl, flo), fhi);
+        _mm_storel_epi64((__m128i*)(o + i), el_narrow8_avx2(_mm256_cvtps_epi32(q)));
+        continue;
+      }
+    }
+    const __m256i ra = add_in_avx2_8(a8, is_unsigned, &c1);
+    const __m256i rb = add_in_avx2_8(b8, is_unsigned, &c2);
     __m256i v = _mm256_add_epi32(el_mbqm_avx2(_mm256_add_epi32(ra, rb), mo, lso, rso), zp);
     v = _mm256_min_epi32(_mm256_max_epi32(v, lo), hi);
     _mm_storel_epi64((__m128i*)(o + i), el_narrow8_avx2(v));
@@ -404,10 +425,31 @@ EL_TARGET_AVX512 __attribute__((always_inline)) static inline void q8_add_split_
   const el_mbqm1_params qo = el_mbqm1_setup_avx512(p->mo, p->lso, p->rso);
   const __m512i zp = _mm512_set1_epi32(p->out_zp);
   const __m512i lo = _mm512_set1_epi32(p->act_min), hi = _mm512_set1_epi32(p->act_max);
+  const __m512 ax = _mm512_set1_ps(p->ax), bx = _mm512_set1_ps(p->bx), c = _mm512_set1_ps(p->c);
+  const __m512 eps = _mm512_set1_ps(p->eps), top = _mm512_set1_ps(1.0f - p->eps);
+  const __m512 flo = _mm512_set1_ps((float)p->act_min), fhi = _mm512_set1_ps((float)p->act_max);
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
-    const __m512i ra = add_in(_mm_loadu_si128((const __m128i*)(a + i)), is_unsigned, &c1);
-    const __m512i rb = add_in(_mm_loadu_si128((const __m128i*)(b + i)), is_unsigned, &c2);
+    const __m128i a8 = _mm_loadu_si128((const __m128i*)(a + i));
+    const __m128i b8 = _mm_loadu_si128((const __m128i*)(b + i));
+    if (p->approx) {
+      /* The float form of el_q8_binary (see its approx fields). */
+      const __m512i ai = is_unsigned ? _mm512_cvtepu8_epi32(a8) : _mm512_cvtepi8_epi32(a8);
+      const __m512i bi = is_unsigned ? _mm512_cvtepu8_epi32(b8) : _mm512_cvtepi8_epi32(b8);
+      const __m512 w = _mm512_fmadd_ps(_mm512_cvtepi32_ps(ai), ax,
+                                       _mm512_fmadd_ps(_mm512_cvtepi32_ps(bi), bx, c));
+      const __m512 fl = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      const __m512 frac = _mm512_sub_ps(w, fl);
+      const __mmask16 unsure = _mm512_cmp_ps_mask(frac, eps, _CMP_LT_OQ) |
+                               _mm512_cmp_ps_mask(frac, top, _CMP_GT_OQ);
+      if (unsure == 0) {
+        const __m512 q = _mm512_min_ps(_mm512_max_ps(fl, flo), fhi);
+        _mm_storeu_si128((__m128i*)(o + i), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(q)));
+        continue;
+      }
+    }
+    const __m512i ra = add_in(a8, is_unsigned, &c1);
+    const __m512i rb = add_in(b8, is_unsigned, &c2);
     __m512i v = _mm512_add_epi32(el_mbqm1_avx512(_mm512_add_epi32(ra, rb), &qo), zp);
     v = _mm512_min_epi32(_mm512_max_epi32(v, lo), hi);
     _mm_storeu_si128((__m128i*)(o + i), _mm512_cvtepi32_epi8(v));
