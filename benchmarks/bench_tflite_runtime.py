@@ -1,6 +1,6 @@
 """The cases of bench_models.py, bench_kernels.py and bench_overhead.py on tflite-runtime 2.14
 (default resolver), which needs NumPy < 2: each is timed in a NumPy 1 Python by tflrt_worker.py
-(see conftest.py) and added to the --benchmark-json output, so ratios.py shows a tflite_runtime
+(see tflrt_client.py and conftest.py) and added to the --benchmark-json output, so ratios.py shows a tflite_runtime
 column. Skips, saying why, where that Python is absent ($EDGELITE_NUMPY1_PYTHON, else
 /opt/tflrt/bin/python).
 
@@ -16,7 +16,7 @@ import pytest
 
 import hotpath
 import peers
-from conftest import record, timing_options
+from tflrt_client import record, timing_options
 
 pytest.importorskip("pytest_benchmark", reason="pytest-benchmark is in the test extra")
 
