@@ -82,50 +82,26 @@ static void cursor_next(const el_conv_geom* g, pixel_cursor* c) {
     }                                                                                          \
   } while (0)
 
-/* Short runs (a few input channels per tap) are copied in fixed-size pieces the compiler inlines:
- * a library call per run of 3..16 bytes costs more than the copy. */
-static inline void copy_xor8(uint8_t* d, const uint8_t* s, int n, uint8_t x) {
-  if (n > 64) {
-    for (int i = 0; i < n; ++i) d[i] = s[i] ^ x;
-    return;
-  }
-  const uint64_t x8 = x * 0x0101010101010101ull;
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t v;
-    memcpy(&v, s + i, 8);
-    v ^= x8;
-    memcpy(d + i, &v, 8);
-  }
-  if (i + 4 <= n) {
-    uint32_t v;
-    memcpy(&v, s + i, 4);
-    v ^= (uint32_t)x8;
-    memcpy(d + i, &v, 4);
-    i += 4;
-  }
-  for (; i < n; ++i) d[i] = s[i] ^ x;
-}
-
-static inline void fill8(uint8_t* d, uint8_t v, int n) {
-  if (n > 64) {
-    memset(d, v, (size_t)n);
-    return;
-  }
-  const uint64_t v8 = v * 0x0101010101010101ull;
-  int i = 0;
-  for (; i + 8 <= n; i += 8) memcpy(d + i, &v8, 8);
-  for (; i < n; ++i) d[i] = v;
-}
-
+/* Short float runs (a few input channels per tap) in two or four inlined 16-byte moves, the last
+ * ones overlapping the first: a library call per run of 4..16 floats costs more than the copy. */
 static inline void copy_f32(float* d, const float* s, int n) {
-  if (n > 32) {
+  if (n < 4) {
+    for (int i = 0; i < n; ++i) d[i] = s[i];
+  } else if (n <= 8) {
+    float head[4], tail[4];
+    memcpy(head, s, sizeof head);
+    memcpy(tail, s + n - 4, sizeof tail);
+    memcpy(d, head, sizeof head);
+    memcpy(d + n - 4, tail, sizeof tail);
+  } else if (n <= 16) {
+    float v[16];
+    memcpy(v, s, 8 * sizeof(float));
+    memcpy(v + 8, s + n - 8, 8 * sizeof(float));
+    memcpy(d, v, 8 * sizeof(float));
+    memcpy(d + n - 8, v + 8, 8 * sizeof(float));
+  } else {
     memcpy(d, s, (size_t)n * sizeof(float));
-    return;
   }
-  int i = 0;
-  for (; i + 4 <= n; i += 4) memcpy(d + i, s + i, 4 * sizeof(float));
-  for (; i < n; ++i) d[i] = s[i];
 }
 
 static inline void zero_f32(float* d, int n) {
@@ -146,15 +122,21 @@ void el_conv_pack_quad(const el_conv_geom* g, const uint8_t* in, int64_t m0, int
       continue;
     }
     if (g->pointwise) {
-      copy_xor8(row, in + (m0 + r) * g->in_c, g->in_c, x);
+      const uint8_t* src = in + (m0 + r) * g->in_c;
+      for (int k = 0; k < g->in_c; ++k) row[k] = src[k] ^ x;
     } else {
-#define COPY_Q(k, src, count) copy_xor8(row + (k), in + (src), (count), x)
-#define FILL_Q(k, count) fill8(row + (k), pad, (count))
+#define COPY_Q(k, src, count)                                         \
+  do {                                                                \
+    const uint8_t* s_ = in + (src);                                   \
+    uint8_t* d_ = row + (k);                                          \
+    for (int i_ = 0; i_ < (count); ++i_) d_[i_] = s_[i_] ^ x;         \
+  } while (0)
+#define FILL_Q(k, count) memset(row + (k), pad, (size_t)(count))
       EL_FOR_EACH_TAP_RUN(g, cur, COPY_Q, FILL_Q);
 #undef COPY_Q
 #undef FILL_Q
     }
-    fill8(row + g->kdim, 0, kp - g->kdim);
+    if (kp > g->kdim) memset(row + g->kdim, 0, (size_t)(kp - g->kdim));
   }
 }
 
