@@ -20,6 +20,8 @@ CASES: Dict[str, Tuple] = {
     "mnv2_pw_28x192x32": ("CONV_2D", [1, 28, 28, 192], (1, 1, 32), 1, "VALID"),
     "mnv2_pw_7x960x320": ("CONV_2D", [1, 7, 7, 960], (1, 1, 320), 1, "VALID"),
     "mnv2_add_56x24": ("ADD", [1, 56, 56, 24], None, 1, None),
+    # the quantization of the first residual ADD of the corpus MobileNetV2 int8 model
+    "mnv2_add_56x24_modelq": ("ADD", [1, 56, 56, 24], ((0.05672291, -14), (0.07057622, 0), (0.07057622, 0)), 1, None),
     "mnv2_mean_7x1280": ("MEAN", [1, 7, 7, 1280], None, 1, None),
     "mnv2_fc_1280x1000": ("FULLY_CONNECTED", [1, 1280], 1000, 1, None),
     "mnv2_softmax_1001": ("SOFTMAX", [1, 1001], None, 1, None),
@@ -103,9 +105,9 @@ def build(name: str, dtype: str) -> bytes:
         if not q:
             return single_op_model(op, [TensorSpec(in_shape, np.float32), TensorSpec(in_shape, np.float32)],
                                    [TensorSpec(in_shape, np.float32)], options=options("Add"))
-        return single_op_model(op, [TensorSpec(in_shape, np.int8, quant=Quant(0.05, -3)),
-                                    TensorSpec(in_shape, np.int8, quant=Quant(0.04, 7))],
-                               [TensorSpec(in_shape, np.int8, quant=Quant(0.08, 1))], options=options("Add"), version=2)
+        qa, qb, qo = (Quant(*q) for q in (geom or ((0.05, -3), (0.04, 7), (0.08, 1))))
+        return single_op_model(op, [TensorSpec(in_shape, np.int8, quant=qa), TensorSpec(in_shape, np.int8, quant=qb)],
+                               [TensorSpec(in_shape, np.int8, quant=qo)], options=options("Add"), version=2)
     if op == "MEAN":
         axes = TensorSpec([2], np.int32, data=np.array([1, 2], np.int32))
         out = [in_shape[0], 1, 1, in_shape[3]]

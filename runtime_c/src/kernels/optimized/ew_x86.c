@@ -45,6 +45,13 @@ EL_TARGET_AVX2 static inline __m256i split_avx2(__m256i x, __m256i mh, __m256i m
   return _mm256_add_epi32(hi, lo);
 }
 
+/* 0 once the float-first ADD has sent more than a quarter of at least 32 vectors to the exact
+ * path: scales whose ratios are short binary fractions put many outputs exactly on rounding
+ * steps, and the float step is then only extra work. */
+static inline int give_up(int64_t missed, int64_t tried) {
+  return !(tried >= 32 && missed * 4 > tried);
+}
+
 /* The folded split input rescale of q8_add_split_avx512 (below) on 8 lanes. */
 typedef struct add_in_avx2 {
   __m256i off, mh, ml, c_pos, c_diff;
@@ -86,11 +93,13 @@ EL_TARGET_AVX2 __attribute__((always_inline)) static inline void q8_add_split_av
   const __m256 ax = _mm256_set1_ps(p->ax), bx = _mm256_set1_ps(p->bx), c = _mm256_set1_ps(p->c);
   const __m256 eps = _mm256_set1_ps(p->eps), top = _mm256_set1_ps(1.0f - p->eps);
   const __m256 flo = _mm256_set1_ps((float)p->act_min), fhi = _mm256_set1_ps((float)p->act_max);
+  int approx = p->approx;
+  int64_t tried = 0, missed = 0;
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     const __m128i a8 = _mm_loadl_epi64((const __m128i*)(a + i));
     const __m128i b8 = _mm_loadl_epi64((const __m128i*)(b + i));
-    if (p->approx) {
+    if (approx) {
       /* The float form of el_q8_binary (see its approx fields). */
       const __m256i ai = is_unsigned ? _mm256_cvtepu8_epi32(a8) : _mm256_cvtepi8_epi32(a8);
       const __m256i bi = is_unsigned ? _mm256_cvtepu8_epi32(b8) : _mm256_cvtepi8_epi32(b8);
@@ -100,11 +109,13 @@ EL_TARGET_AVX2 __attribute__((always_inline)) static inline void q8_add_split_av
       const __m256 frac = _mm256_sub_ps(w, fl);
       const __m256 unsure = _mm256_or_ps(_mm256_cmp_ps(frac, eps, _CMP_LT_OQ),
                                          _mm256_cmp_ps(frac, top, _CMP_GT_OQ));
+      ++tried;
       if (_mm256_movemask_ps(unsure) == 0) {
         const __m256 q = _mm256_min_ps(_mm256_max_ps(fl, flo), fhi);
         _mm_storel_epi64((__m128i*)(o + i), el_narrow8_avx2(_mm256_cvtps_epi32(q)));
         continue;
       }
+      approx = give_up(++missed, tried);
     }
     const __m256i ra = add_in_avx2_8(a8, is_unsigned, &c1);
     const __m256i rb = add_in_avx2_8(b8, is_unsigned, &c2);
@@ -428,11 +439,13 @@ EL_TARGET_AVX512 __attribute__((always_inline)) static inline void q8_add_split_
   const __m512 ax = _mm512_set1_ps(p->ax), bx = _mm512_set1_ps(p->bx), c = _mm512_set1_ps(p->c);
   const __m512 eps = _mm512_set1_ps(p->eps), top = _mm512_set1_ps(1.0f - p->eps);
   const __m512 flo = _mm512_set1_ps((float)p->act_min), fhi = _mm512_set1_ps((float)p->act_max);
+  int approx = p->approx;
+  int64_t tried = 0, missed = 0;
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     const __m128i a8 = _mm_loadu_si128((const __m128i*)(a + i));
     const __m128i b8 = _mm_loadu_si128((const __m128i*)(b + i));
-    if (p->approx) {
+    if (approx) {
       /* The float form of el_q8_binary (see its approx fields). */
       const __m512i ai = is_unsigned ? _mm512_cvtepu8_epi32(a8) : _mm512_cvtepi8_epi32(a8);
       const __m512i bi = is_unsigned ? _mm512_cvtepu8_epi32(b8) : _mm512_cvtepi8_epi32(b8);
@@ -442,11 +455,13 @@ EL_TARGET_AVX512 __attribute__((always_inline)) static inline void q8_add_split_
       const __m512 frac = _mm512_sub_ps(w, fl);
       const __mmask16 unsure = _mm512_cmp_ps_mask(frac, eps, _CMP_LT_OQ) |
                                _mm512_cmp_ps_mask(frac, top, _CMP_GT_OQ);
+      ++tried;
       if (unsure == 0) {
         const __m512 q = _mm512_min_ps(_mm512_max_ps(fl, flo), fhi);
         _mm_storeu_si128((__m128i*)(o + i), _mm512_cvtepi32_epi8(_mm512_cvtps_epi32(q)));
         continue;
       }
+      approx = give_up(++missed, tried);
     }
     const __m512i ra = add_in(a8, is_unsigned, &c1);
     const __m512i rb = add_in(b8, is_unsigned, &c2);
