@@ -35,10 +35,11 @@ enum { kWorkerSpinNs = 200000, kCallerSpinNs = 20000 };
  * A gap above kPreemptedNs between two clock reads means the spinner was descheduled: the
  * machine is busy, and spinning on would take time from threads with work, so it stops. */
 enum { kPausesPerClockRead = 32, kPausesPerYield = 64, kPreemptedNs = 50000 };
-/* A wait for workers longer than the caller's own share of the job plus kStallSlackNs is a
- * stall; the caller then runs jobs alone for kSoloMinNs, doubled per stall up to kSoloMaxNs,
+/* A worker's last task started before the caller found no task left, so waiting for it takes at
+ * most about one task: a wait longer than twice the caller's mean task plus kStallSlackNs is a
+ * stall. The caller then runs jobs alone for kSoloMinNs, doubled per stall up to kSoloMaxNs,
  * back to kSoloMinNs after kCleanJobs jobs without a stall. */
-enum { kStallSlackNs = 100000, kSoloMinNs = 2000000, kSoloMaxNs = 64000000, kCleanJobs = 256 };
+enum { kStallSlackNs = 30000, kSoloMinNs = 2000000, kSoloMaxNs = 64000000, kCleanJobs = 256 };
 
 /* The join word: the job's generation in the high 32 bits, kOpen while workers may join, and
  * the number of workers inside the job in the low bits. */
@@ -111,10 +112,11 @@ static bool spin_once(spin_clock* c, int i) {
 
 static inline unsigned generation_of(uint64_t s) { return (unsigned)(s >> 32); }
 
-static void run_tasks(el_threadpool* p, int thread) {
-  for (;;) {
+/* Runs tasks until none is left; returns how many. */
+static int run_tasks(el_threadpool* p, int thread) {
+  for (int ran = 0;; ++ran) {
     const int t = atomic_fetch_add_explicit(&p->next_task, 1, memory_order_relaxed);
-    if (t >= p->tasks) return;
+    if (t >= p->tasks) return ran;
     p->fn(p->arg, t, thread);
   }
 }
@@ -275,7 +277,7 @@ void el_threadpool_run(el_threadpool* p, int tasks, int max_threads, el_task_fn 
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->mu);
   }
-  run_tasks(p, 0);
+  const int ran = run_tasks(p, 0);
   /* Every task is claimed: close the job to late workers and wait for those inside. */
   const uint64_t before = atomic_fetch_and(&p->join, ~kOpen);
   if ((before & kCountMask) == 0) {
@@ -284,7 +286,7 @@ void el_threadpool_run(el_threadpool* p, int tasks, int max_threads, el_task_fn 
     const int64_t claimed = now_ns();
     await_workers(p);
     const int64_t end = now_ns();
-    if (end - claimed > claimed - start + kStallSlackNs) {
+    if (end - claimed > 2 * (claimed - start) / (ran > 0 ? ran : 1) + kStallSlackNs) {
       p->solo_until = end + p->solo_ns;
       p->solo_ns = p->solo_ns * 2 < kSoloMaxNs ? p->solo_ns * 2 : kSoloMaxNs;
       p->clean_jobs = 0;
