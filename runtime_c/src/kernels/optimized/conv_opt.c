@@ -210,8 +210,8 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
   s->block_bytes = el_qgemm_block_bytes(qk->format, s->kp);
   EL_ENSURE_OK(ctx, packed_buffer(ctx, s, s->block_bytes * (size_t)s->nblocks));
   /* The weight sums land in the bias array and are folded right below. */
-  el_qgemm_pack_groups(qk->format, filter->data.raw_const, s->is_unsigned, w_off,
-                       0, n, s->row_taps ? g->kh : 1,
+  el_qgemm_pack_groups(qk->format, filter->data.raw_const, s->is_unsigned, w_off, n,
+                       s->row_taps ? g->kh : 1,
                        s->row_taps ? g->kw * g->in_c : g->kdim, s->row_taps ? s->tap_len : g->kdim,
                        s->kp, s->packed, s->bias);
   s->in_off = -input->params.zero_point;
@@ -337,7 +337,7 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   for (int c = 0; c < n; ++c) s->fbias[c] = bias ? bias->data.f[c] : 0.0f;
   s->block_bytes = el_qgemm_block_bytes(qk->format, s->kp);
   EL_ENSURE_OK(ctx, packed_buffer(ctx, s, s->block_bytes * (size_t)s->nblocks));
-  el_qgemm_pack(qk->format, filter->data.raw_const, 0, 0, 0, n, g->kdim, s->kp, s->packed, s->bias);
+  el_qgemm_pack(qk->format, filter->data.raw_const, 0, 0, n, g->kdim, s->kp, s->packed, s->bias);
   el_activation_range_f32(params->activation, &s->act_lo, &s->act_hi);
   s->qinput_bytes = ((size_t)elements + 63) & ~(size_t)63;
   EL_ENSURE_OK(ctx, el_opt_request_scratch(

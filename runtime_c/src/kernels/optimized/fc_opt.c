@@ -90,7 +90,7 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc* 
   s->nblocks = (s->units + 15) / 16;
   s->block_bytes = el_qgemm_block_bytes(s->qk->format, s->kp);
   EL_ENSURE_OK(ctx, buffers(ctx, s, s->block_bytes * (size_t)s->nblocks));
-  el_qgemm_pack(s->qk->format, filter->data.raw_const, s->is_unsigned, w_off, 0, s->units, s->depth,
+  el_qgemm_pack(s->qk->format, filter->data.raw_const, s->is_unsigned, w_off, s->units, s->depth,
                 s->kp, s->packed, s->bias);
   s->in_off = -input->params.zero_point;
   const int32_t a_bias = s->qk->a_xor ? 128 : 0;
@@ -151,7 +151,7 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   s->nblocks = (s->units + 15) / 16;
   s->block_bytes = el_qgemm_block_bytes(s->qk->format, s->kp);
   EL_ENSURE_OK(ctx, buffers(ctx, s, s->block_bytes * (size_t)s->nblocks));
-  el_qgemm_pack(s->qk->format, filter->data.raw_const, 0, 0, 0, s->units, s->depth, s->kp,
+  el_qgemm_pack(s->qk->format, filter->data.raw_const, 0, 0, s->units, s->depth, s->kp,
                 s->packed, s->bias);
   s->has_bias = bias != NULL;
   for (int c = 0; c < s->units; ++c) s->fbias[c] = bias ? bias->data.f[c] : 0.0f;

@@ -73,16 +73,14 @@ static inline int el_qgemm_kp(const el_qgemm_kernels* k, int kdim) {
 }
 
 /* Packs w (n rows of kdim int8 or uint8 values; w_offset is added to each, PAIR16 only) into
- * ceil(n / 16) blocks at `packed`, and writes each channel's weight sum (with the offset) to
- * sums[n] when sums is not NULL. QUAD bytes, padding included, are XORed with w_xor (0x80 stores
- * w + 128 as unsigned, for the kernels that take the weights as the unsigned operand). */
-void el_qgemm_pack(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, uint8_t w_xor,
-                   int n, int kdim, int kp, void* packed, int32_t* sums);
+ * ceil(n / 16) blocks at `packed` (padding zero), and writes each channel's weight sum (with the
+ * offset) to sums[n] when sums is not NULL. */
+void el_qgemm_pack(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, int n, int kdim,
+                   int kp, void* packed, int32_t* sums);
 
 /* el_qgemm_pack of rows made of `groups` runs of `glen` weights, run g packed from k = g * gstride
- * on (gstride >= glen); the k between runs hold zero weights (w_xor in QUAD). */
-void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t w_offset,
-                          uint8_t w_xor, int n, int groups, int glen, int gstride, int kp,
-                          void* packed, int32_t* sums);
+ * on (gstride >= glen); the k between runs hold zero weights. */
+void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, int n,
+                          int groups, int glen, int gstride, int kp, void* packed, int32_t* sums);
 
 #endif /* EDGELITE_KERNELS_OPTIMIZED_QGEMM_H_ */

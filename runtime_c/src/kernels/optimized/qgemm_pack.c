@@ -7,12 +7,11 @@ static int32_t weight(const void* w, int is_unsigned, size_t i) {
   return is_unsigned ? (int32_t)((const uint8_t*)w)[i] : (int32_t)((const int8_t*)w)[i];
 }
 
-void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t w_offset,
-                          uint8_t w_xor, int n, int groups, int glen, int gstride, int kp,
-                          void* packed, int32_t* sums) {
+void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, int n,
+                          int groups, int glen, int gstride, int kp, void* packed, int32_t* sums) {
   const int blocks = (n + EL_QGEMM_NR - 1) / EL_QGEMM_NR;
   const int kdim = groups * glen;
-  memset(packed, f == EL_QFORMAT_QUAD ? w_xor : 0, el_qgemm_block_bytes(f, kp) * (size_t)blocks);
+  memset(packed, 0, el_qgemm_block_bytes(f, kp) * (size_t)blocks);
   for (int c = 0; c < n; ++c) {
     const int blk = c / EL_QGEMM_NR, lane = c % EL_QGEMM_NR;
     int32_t sum = 0;
@@ -22,7 +21,7 @@ void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t 
       sum += v;
       if (f == EL_QFORMAT_QUAD) {
         int8_t* b = (int8_t*)packed + el_qgemm_block_bytes(f, kp) * (size_t)blk;
-        b[(size_t)(k / 4) * 64 + (size_t)lane * 4 + (size_t)(k % 4)] = (int8_t)((uint8_t)v ^ w_xor);
+        b[(size_t)(k / 4) * 64 + (size_t)lane * 4 + (size_t)(k % 4)] = (int8_t)v;
       } else {
         int16_t* b = (int16_t*)((char*)packed + el_qgemm_block_bytes(f, kp) * (size_t)blk);
         b[(size_t)(k / 2) * 32 + (size_t)lane * 2 + (size_t)(k % 2)] = (int16_t)v;
@@ -32,9 +31,9 @@ void el_qgemm_pack_groups(el_qformat f, const void* w, int is_unsigned, int32_t 
   }
 }
 
-void el_qgemm_pack(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, uint8_t w_xor,
-                   int n, int kdim, int kp, void* packed, int32_t* sums) {
-  el_qgemm_pack_groups(f, w, is_unsigned, w_offset, w_xor, n, 1, kdim, kdim, kp, packed, sums);
+void el_qgemm_pack(el_qformat f, const void* w, int is_unsigned, int32_t w_offset, int n, int kdim,
+                   int kp, void* packed, int32_t* sums) {
+  el_qgemm_pack_groups(f, w, is_unsigned, w_offset, n, 1, kdim, kdim, kp, packed, sums);
 }
 
 extern const el_qgemm_kernels el_qgemm_scalar;
