@@ -26,9 +26,6 @@ from edgelite_runtime.delegate import Delegate, DelegateLoadError, load_delegate
 from edgelite_runtime import profiling as _profiling
 from edgelite_runtime.signature import SignatureRunner
 
-# Module-level alias: set_tensor's identity test then costs one global lookup.
-_ndarray = np.ndarray
-
 __all__ = [
     "Delegate", "DelegateLoadError", "Interpreter", "InterpreterWithCustomOps", "OpResolverType",
     "SignatureRunner", "load_delegate", "CustomOpResolver",
@@ -378,14 +375,18 @@ class Interpreter:
         except IndexError:
             self._lock.wait()
         try:
-            # The common case, an ndarray of exactly the tensor's dtype and shape, is one copy
-            # into the tensor's cached array; anything else gets tflite's checks in write().
+            # The common case, an array of exactly the tensor's dtype and shape, is one copy into
+            # the tensor's cached array; anything else, a value without dtype or shape (a list)
+            # included, gets tflite's checks in write().
             entry = self._writers0.get(tensor_index)
-            if entry is not None and type(value) is _ndarray:
+            if entry is not None:
                 arr, dtype, shape = entry
-                if value.dtype is dtype and value.shape == shape:
-                    arr[()] = value  # the whole array, as [...] but a shorter path through numpy's indexing
-                    return
+                try:
+                    if value.dtype is dtype and value.shape == shape:
+                        arr[()] = value  # the whole array, as [...] but a shorter path through numpy's indexing
+                        return
+                except AttributeError:
+                    pass
             write(self._table.slot(0, tensor_index), value)
         finally:
             tokens.append(True)
