@@ -6,14 +6,16 @@
  * it is open, and the caller then waits only for the workers that joined. A worker the system
  * has not scheduled yet (the core busy with another program) thus never delays the caller: it
  * finds the job closed when it runs and goes back to waiting. The caller waits for joined
- * workers by spinning briefly and then blocking, which leaves its core idle so the system may
- * move a preempted worker onto it.
+ * workers by spinning for a bounded time and then blocking.
  *
  * On a machine busy with other programs a worker is sometimes preempted inside a task, and the
- * caller then waits a whole scheduler slice (milliseconds) for it: far more than the op takes on
- * one thread. When the caller waited for workers clearly longer than one task can take, the pool
- * runs the following jobs on the caller alone for a while (doubling on repeated stalls, reset
- * after a run of clean jobs), so two threads on a loaded machine cost about what one does. */
+ * caller then waits a whole scheduler slice (milliseconds) for it: more than the op takes on one
+ * thread. So the caller keeps score: for each job it compares the time the job took with the
+ * time its own tasks say the job would have taken on the caller alone. When, over a window of
+ * jobs, the threads together were slower than the caller alone would have been, the pool runs
+ * jobs on the caller alone for a while (doubling while that repeats), so two threads on a loaded
+ * machine cost about what one does. Short hiccups (a virtual CPU paused by its host for a few
+ * hundred microseconds) do not outweigh the gain of a window and change nothing. */
 #define _POSIX_C_SOURCE 200809L
 #include "threadpool.h"
 
@@ -28,18 +30,16 @@
 
 /* How long a worker spins for the next job before it sleeps, and how long the caller spins for
  * joined workers to finish before it blocks (nanoseconds). Between two ops of an invoke the
- * gap is a few microseconds; between invokes from Python, tens. */
-enum { kWorkerSpinNs = 200000, kCallerSpinNs = 20000 };
+ * gap is a few microseconds; between invokes from Python, tens; a worker's last task, up to a
+ * few hundred. */
+enum { kWorkerSpinNs = 200000, kCallerSpinNs = 200000 };
 /* Spinning reads the clock every kPausesPerClockRead pauses (a few microseconds) and yields the
- * core every kPausesPerYield, so a thread sharing its core with ours (or another program) runs.
- * A gap above kPreemptedNs between two clock reads means the spinner was descheduled: the
- * machine is busy, and spinning on would take time from threads with work, so it stops. */
-enum { kPausesPerClockRead = 32, kPausesPerYield = 64, kPreemptedNs = 50000 };
-/* A worker's last task started before the caller found no task left, so waiting for it takes at
- * most about one task: a wait longer than twice the caller's mean task plus kStallSlackNs is a
- * stall. The caller then runs jobs alone for kSoloMinNs, doubled per stall up to kSoloMaxNs,
- * back to kSoloMinNs after kCleanJobs jobs without a stall. */
-enum { kStallSlackNs = 30000, kSoloMinNs = 2000000, kSoloMaxNs = 64000000, kCleanJobs = 256 };
+ * core every kPausesPerYield, so a thread sharing its core with ours (or another program) runs. */
+enum { kPausesPerClockRead = 32, kPausesPerYield = 64 };
+/* The score is kept over windows of kWindowJobs parallel jobs (about one MobileNet invoke); a
+ * losing window sends jobs to the caller alone for kSoloMinNs, doubled per consecutive losing
+ * window up to kSoloMaxNs. */
+enum { kWindowJobs = 64, kSoloMinNs = 4000000, kSoloMaxNs = 64000000 };
 
 /* The join word: the job's generation in the high 32 bits, kOpen while workers may join, and
  * the number of workers inside the job in the low bits. */
@@ -72,7 +72,9 @@ struct el_threadpool {
   /* The caller's own state, touched by no worker. */
   int64_t solo_until; /* jobs run on the caller alone before this time */
   int64_t solo_ns;    /* length of the next solo period */
-  int clean_jobs;     /* jobs without a stall since the last one */
+  int window_jobs;    /* parallel jobs scored in the current window */
+  int64_t took_ns;    /* their time */
+  int64_t alone_ns;   /* their estimated time on the caller alone */
 };
 
 static inline void cpu_relax(void) {
@@ -91,23 +93,15 @@ static int64_t now_ns(void) {
 
 typedef struct spin_clock {
   int64_t deadline;
-  int64_t last;
 } spin_clock;
 
-static void spin_start(spin_clock* c, int64_t budget_ns) {
-  c->last = now_ns();
-  c->deadline = c->last + budget_ns;
-}
+static void spin_start(spin_clock* c, int64_t budget_ns) { c->deadline = now_ns() + budget_ns; }
 
 /* One step (the i-th, from 1) of a bounded spin; false once the spin should end. */
 static bool spin_once(spin_clock* c, int i) {
   cpu_relax();
   if (i % kPausesPerYield == 0) sched_yield();
-  if (i % kPausesPerClockRead != 0) return true;
-  const int64_t t = now_ns();
-  const bool go_on = t < c->deadline && t - c->last < kPreemptedNs;
-  c->last = t;
-  return go_on;
+  return i % kPausesPerClockRead != 0 || now_ns() < c->deadline;
 }
 
 static inline unsigned generation_of(uint64_t s) { return (unsigned)(s >> 32); }
@@ -206,7 +200,9 @@ el_threadpool* el_threadpool_create(int threads) {
   p->arg = NULL;
   p->solo_until = 0;
   p->solo_ns = kSoloMinNs;
-  p->clean_jobs = 0;
+  p->window_jobs = 0;
+  p->took_ns = 0;
+  p->alone_ns = 0;
   /* Workers never take signals: the host program (Python) handles them on its own threads. */
   sigset_t all, old;
   sigfillset(&all);
@@ -280,22 +276,19 @@ void el_threadpool_run(el_threadpool* p, int tasks, int max_threads, el_task_fn 
   const int ran = run_tasks(p, 0);
   /* Every task is claimed: close the job to late workers and wait for those inside. */
   const uint64_t before = atomic_fetch_and(&p->join, ~kOpen);
-  if ((before & kCountMask) == 0) {
-    ++p->clean_jobs;
+  const int64_t claimed = now_ns();
+  if ((before & kCountMask) != 0) await_workers(p);
+  if (ran == 0) return; /* the caller's speed is unknown: no score */
+  p->took_ns += ((before & kCountMask) != 0 ? now_ns() : claimed) - start;
+  p->alone_ns += (claimed - start) * tasks / ran;
+  if (++p->window_jobs < kWindowJobs) return;
+  if (p->took_ns > p->alone_ns) {
+    p->solo_until = now_ns() + p->solo_ns;
+    p->solo_ns = p->solo_ns * 2 < kSoloMaxNs ? p->solo_ns * 2 : kSoloMaxNs;
   } else {
-    const int64_t claimed = now_ns();
-    await_workers(p);
-    const int64_t end = now_ns();
-    if (end - claimed > 2 * (claimed - start) / (ran > 0 ? ran : 1) + kStallSlackNs) {
-      p->solo_until = end + p->solo_ns;
-      p->solo_ns = p->solo_ns * 2 < kSoloMaxNs ? p->solo_ns * 2 : kSoloMaxNs;
-      p->clean_jobs = 0;
-    } else {
-      ++p->clean_jobs;
-    }
-  }
-  if (p->clean_jobs >= kCleanJobs) {
     p->solo_ns = kSoloMinNs;
-    p->clean_jobs = 0;
   }
+  p->window_jobs = 0;
+  p->took_ns = 0;
+  p->alone_ns = 0;
 }
