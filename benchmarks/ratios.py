@@ -91,8 +91,12 @@ def render(medians: Dict[Key, Dict[str, float]], machine: Dict[str, str], comman
         rows = ratio_rows(medians, kind)
         if not rows:
             continue
-        lines += [f"## {KIND_TITLES[kind]}", "",
-                  "| case | edgelite | " + " | ".join(PEER_TITLES[p] for p in PEERS) + " | "
+        lines += [f"## {KIND_TITLES[kind]}", ""]
+        if kind == "overhead":
+            lines += ["Each runtime's calls are timed one after another here, so a change of machine load "
+                      "between them moves these sub-microsecond ratios; benchmarks/overhead_interleaved.py "
+                      "times edgelite and LiteRT in interleaved rounds (numbers in docs/performance.md).", ""]
+        lines += ["| case | edgelite | " + " | ".join(PEER_TITLES[p] for p in PEERS) + " | "
                   + " | ".join(f"ratio vs {p}" for p in PEERS) + " |",
                   "|---|---:|" + "---:|" * (2 * len(PEERS))]
         for r in rows:
