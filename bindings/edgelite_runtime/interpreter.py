@@ -20,7 +20,8 @@ from edgelite_runtime._custom_ops import resolve_registerer
 from edgelite_runtime._details import int32_array
 from edgelite_runtime._native import ERROR_CAPACITY, NativeInterpreter, as_pointer, decode
 from edgelite_runtime._table import TensorTable
-from edgelite_runtime._tensors import TensorSlot, write
+from edgelite_runtime._strings import write_value
+from edgelite_runtime._tensors import TensorSlot
 from edgelite_runtime._views import ViewRegistry
 from edgelite_runtime.delegate import Delegate, DelegateLoadError, load_delegate
 from edgelite_runtime import profiling as _profiling
@@ -377,7 +378,7 @@ class Interpreter:
         try:
             # The common case, an array of exactly the tensor's dtype and shape, is one copy into
             # the tensor's cached array; anything else, a value without dtype or shape (a list)
-            # included, gets tflite's checks in write().
+            # included, gets tflite's checks in write_value().
             entry = self._writers0.get(tensor_index)
             if entry is not None:
                 arr, dtype, shape = entry
@@ -387,7 +388,7 @@ class Interpreter:
                         return
                 except AttributeError:
                     pass
-            write(self._table.slot(0, tensor_index), value)
+            write_value(self._table, self._table.slot(0, tensor_index), value)
         finally:
             tokens.append(True)
             if self._lock.waiters:
@@ -560,7 +561,7 @@ class Interpreter:
                 self._views.ensure_none()
                 self._allocate(subgraph)
             for name, arr in arrays.items():
-                write(table.slot(subgraph, inputs[name]), arr)
+                write_value(table, table.slot(subgraph, inputs[name]), arr)
             self._invoke(subgraph)
             return {name: table.slot(subgraph, index).read() for name, index in outputs.items()}
 
