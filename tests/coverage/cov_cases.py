@@ -13,6 +13,7 @@ import numpy as np
 
 import cf_models
 import seq_models
+from table_models import table_model
 from support.tflite_builder import Quant, TensorSpec, options, single_op_model, tensor_type
 
 F32, I32, I64 = np.float32, np.int32, np.int64
@@ -583,6 +584,17 @@ def bidirectional(builder):
     return gen
 
 
+def hashtable(rng):
+    """A string -> int64 table (HASHTABLE, HASHTABLE_IMPORT, HASHTABLE_FIND, HASHTABLE_SIZE) queried
+    with keys that are in it and keys that are not."""
+    words = sorted({bytes(rng.integers(97, 100, size=int(rng.integers(0, 4))).astype(np.uint8)) for _ in range(12)})
+    values = [int(v) for v in rng.integers(-1000, 1000, size=len(words))]
+    n = int(rng.integers(1, 8))
+    query = np.array([words[int(i)] if rng.random() < 0.7 else b"x" for i in rng.integers(0, len(words), size=n)])
+    model = table_model(words, values, int(rng.integers(-5, 5)), [n], "STRING", "int64")
+    return Case(model, [query])
+
+
 CASES: Dict[str, Callable[[np.random.Generator], Case]] = {
     "while": while_loop,
     "if": if_branches,
@@ -646,5 +658,6 @@ CASES: Dict[str, Callable[[np.random.Generator], Case]] = {
     "non_max_suppression_v4": nms(False),
     "non_max_suppression_v5": nms(True),
     "unique": unique,
+    "hashtable": hashtable,
     "sparse_to_dense": sparse_to_dense,
 }

@@ -91,6 +91,12 @@ extern const TfLiteRegistration el_ref_reduce_all;
 extern const TfLiteRegistration el_ref_non_max_suppression_v4;
 extern const TfLiteRegistration el_ref_non_max_suppression_v5;
 
+/* hashtable.c */
+extern const TfLiteRegistration el_ref_hashtable;
+extern const TfLiteRegistration el_ref_hashtable_import;
+extern const TfLiteRegistration el_ref_hashtable_find;
+extern const TfLiteRegistration el_ref_hashtable_size;
+
 /* unique.c, sparse_to_dense.c */
 extern const TfLiteRegistration el_ref_unique;
 extern const TfLiteRegistration el_ref_sparse_to_dense;

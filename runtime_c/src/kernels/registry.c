@@ -34,6 +34,11 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_VAR_HANDLE, 1, 1, el_ref_var_handle),
     REF(EL_OP_READ_VARIABLE, 1, 1, el_ref_read_variable),
     REF(EL_OP_ASSIGN_VARIABLE, 1, 1, el_ref_assign_variable),
+    /* hashtable.c */
+    REF(EL_OP_HASHTABLE, 1, 1, el_ref_hashtable),
+    REF(EL_OP_HASHTABLE_IMPORT, 1, 1, el_ref_hashtable_import),
+    REF(EL_OP_HASHTABLE_FIND, 1, 1, el_ref_hashtable_find),
+    REF(EL_OP_HASHTABLE_SIZE, 1, 1, el_ref_hashtable_size),
     /* lstm.c, lstm_int8.c */
     REF(EL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 1, 4, el_ref_unidirectional_sequence_lstm),
     REF(EL_OP_LSTM, 1, 4, el_ref_lstm),

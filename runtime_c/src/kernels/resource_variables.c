@@ -2,13 +2,15 @@
  * int32 resource id in a resource tensor; ASSIGN_VARIABLE stores a value (any shape and type)
  * under an id; READ_VARIABLE outputs the stored value, so its output is dynamic, as in TFLite.
  * The store belongs to the interpreter, so every subgraph (a WHILE body, a CALL_ONCE
- * initialiser) sees the same variables; they live until the interpreter is destroyed. */
+ * initialiser) sees the same variables; they live until the interpreter is destroyed. It also
+ * holds the hash tables of hashtable.c (resources.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/coverage_ops.h"
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
+#include "kernels/resources.h"
 #include "subgraph_api.h"
 
 typedef struct named_id {
@@ -32,6 +34,8 @@ typedef struct store {
   variable* vars;
   int num_vars;
   int vars_cap;
+  void* tables; /* hash tables (hashtable.c), freed with the store */
+  void (*free_tables)(void* tables);
 } store;
 
 static void free_store(void* p) {
@@ -47,6 +51,7 @@ static void free_store(void* p) {
   }
   free(s->names);
   free(s->vars);
+  if (s->free_tables != NULL) s->free_tables(s->tables);
   free(s);
 }
 
@@ -60,6 +65,13 @@ static store* get_store(TfLiteContext* ctx) {
     return NULL;
   }
   return s;
+}
+
+void** el_resource_tables(TfLiteContext* ctx, void (*free_fn)(void* tables)) {
+  store* s = get_store(ctx);
+  if (s == NULL) return NULL;
+  s->free_tables = free_fn;
+  return &s->tables;
 }
 
 static char* dup_text(const char* t) {

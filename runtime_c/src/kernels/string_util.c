@@ -52,16 +52,13 @@ TfLiteStatus el_string_copy(TfLiteContext* ctx, const TfLiteTensor* in, TfLiteTe
   return kTfLiteOk;
 }
 
-/* Writes `count` strings chosen by pick(k) -> source string index into out. */
-typedef int64_t (*pick_fn)(const void* state, int64_t k);
-
-static TfLiteStatus write_strings(TfLiteContext* ctx, const TfLiteTensor* params, int64_t count, pick_fn pick,
-                                  const void* state, TfLiteTensor* out) {
+TfLiteStatus el_string_write(TfLiteContext* ctx, int64_t count, el_string_fn get, const void* state,
+                             TfLiteTensor* out) {
   size_t total = (size_t)(count + 2) * sizeof(int32_t);
   for (int64_t k = 0; k < count; ++k) {
     const char* s;
     int32_t len;
-    el_string_get(params, pick(state, k), &s, &len);
+    get(state, k, &s, &len);
     total += (size_t)len;
   }
   if (total > INT32_MAX) {
@@ -75,13 +72,33 @@ static TfLiteStatus write_strings(TfLiteContext* ctx, const TfLiteTensor* params
   for (int64_t k = 0; k < count; ++k) {
     const char* s;
     int32_t len;
-    el_string_get(params, pick(state, k), &s, &len);
+    get(state, k, &s, &len);
     write_i32(base + (size_t)(k + 1) * sizeof(int32_t), off);
-    memcpy(base + off, s, (size_t)len);
+    if (len > 0) memcpy(base + off, s, (size_t)len);
     off += len;
   }
   write_i32(base + (size_t)(count + 1) * sizeof(int32_t), off);
   return kTfLiteOk;
+}
+
+/* Strings of a checked tensor chosen by pick(k) -> source string index. */
+typedef int64_t (*pick_fn)(const void* state, int64_t k);
+
+typedef struct picked {
+  const TfLiteTensor* params;
+  pick_fn pick;
+  const void* state;
+} picked;
+
+static void get_picked(const void* p, int64_t k, const char** data, int32_t* len) {
+  const picked* s = p;
+  el_string_get(s->params, s->pick(s->state, k), data, len);
+}
+
+static TfLiteStatus write_strings(TfLiteContext* ctx, const TfLiteTensor* params, int64_t count, pick_fn pick,
+                                  const void* state, TfLiteTensor* out) {
+  const picked p = {params, pick, state};
+  return el_string_write(ctx, count, get_picked, &p, out);
 }
 
 typedef struct slices_state {

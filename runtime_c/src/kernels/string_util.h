@@ -18,6 +18,13 @@ TfLiteStatus el_string_check(TfLiteContext* ctx, const TfLiteTensor* t, int64_t 
 /* String i of a checked string tensor. */
 void el_string_get(const TfLiteTensor* t, int64_t i, const char** data, int32_t* len);
 
+/* String k of some source, for el_string_write. */
+typedef void (*el_string_fn)(const void* state, int64_t k, const char** data, int32_t* len);
+
+/* Writes `count` strings, get(state, k) for k in [0, count), into the (dynamic) output. */
+TfLiteStatus el_string_write(TfLiteContext* ctx, int64_t count, el_string_fn get, const void* state,
+                             TfLiteTensor* out);
+
 /* Copies a string tensor's buffer into the (dynamic) output. */
 TfLiteStatus el_string_copy(TfLiteContext* ctx, const TfLiteTensor* in, TfLiteTensor* out);
 
