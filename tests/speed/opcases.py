@@ -397,6 +397,66 @@ def dequantize(dtype: str) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
+def _quantize_floats(rng: np.random.Generator, n: int, q: Quant) -> np.ndarray:
+    """Floats over and past the quantized range, with exact .5 ties, signed zeros and non-finite values."""
+    x = (rng.uniform(-160.0, 160.0, size=n) * q.scale).astype(np.float32)
+    ties = rng.random(n) < 0.3
+    x[ties] = ((rng.integers(-140, 141, size=int(ties.sum())) + 0.5) * q.scale).astype(np.float32)
+    special = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 3e38, -3e38, 1e-40, 0.49999997 * q.scale,
+                        -0.5 * q.scale, 8388609.0 * q.scale], np.float32)
+    picks = rng.random(n) < 0.08
+    x[picks] = special[rng.integers(0, special.size, size=int(picks.sum()))]
+    return x
+
+
+def quantize(in_dtype: str, out_dtype: str) -> Callable[[np.random.Generator], Case]:
+    """QUANTIZE of a model input: float32 to int8/uint8 (power-of-two scales put values on the
+    rounding ties), or 8-bit to 8-bit at the same scale (zero points 128 apart or equal) or at
+    another scale."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        shape = [int(v) for v in rng.integers(1, 9, size=int(rng.integers(1, 4)))]
+        if rng.random() < 0.5:
+            shape[-1] = int(rng.integers(1, 130))
+        n = int(np.prod(shape))
+        out_q = _act_quant(rng, out_dtype)
+        if rng.random() < 0.4:
+            out_q = Quant(_pow2(rng, 1, 9), out_q.zero_point)
+        if in_dtype == "float32":
+            data = _quantize_floats(rng, n, out_q).reshape(shape)
+            in_q = None
+        else:
+            data = _ints(rng, in_dtype, shape)
+            in_q = _act_quant(rng, in_dtype)
+            kind = int(rng.integers(0, 3))
+            if kind == 0:  # the same real values: zero points 128 apart (or equal)
+                shift = 0 if in_dtype == out_dtype else (128 if out_dtype == "uint8" else -128)
+                out_q = Quant(in_q.scale, int(np.clip(in_q.zero_point + shift, -128, 255)))
+            elif kind == 1:
+                out_q = Quant(_f32(in_q.scale * _pow2(rng, -2, 2)), out_q.zero_point)
+        model = single_op_model("QUANTIZE", [TensorSpec(shape, in_dtype, quant=in_q)],
+                                [TensorSpec(shape, out_dtype, quant=out_q)], version=2)
+        return Case(f"quantize {in_dtype}->{out_dtype} {shape} {out_q}", model, [data])
+
+    return gen
+
+
+def dequantize_activation(dtype: str) -> Callable[[np.random.Generator], Case]:
+    """DEQUANTIZE of a model input of up to a few hundred values, any zero point of the type."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        shape = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(1, 4)))]
+        shape[-1] = int(rng.integers(1, 200))
+        data = _ints(rng, dtype, shape)
+        info = np.iinfo(np.dtype(dtype))
+        quant = Quant(_logu(rng, 1e-4, 10.0), int(rng.integers(info.min, info.max, endpoint=True)))
+        model = single_op_model("DEQUANTIZE", [TensorSpec(shape, dtype, quant=quant)],
+                                [TensorSpec(shape, np.float32)], version=2)
+        return Case(f"dequantize activation {dtype} {shape} {quant}", model, [data])
+
+    return gen
+
+
 def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
     """ADD or MUL: equal shapes (the vector path), a one-element operand, or a broadcast."""
 
@@ -704,7 +764,9 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
                         fully_connected("uint8", ties=True), fully_connected("int8", wrap=True)],
     "FULLY_CONNECTED_HYBRID": [fully_connected_hybrid(False), fully_connected_hybrid(True)],
     "DEQUANTIZE": [dequantize("float16"), dequantize("float16"), dequantize("int8"), dequantize("uint8"),
-                   dequantize("int16")],
+                   dequantize("int16"), dequantize_activation("int8"), dequantize_activation("uint8")],
+    "QUANTIZE": [quantize("float32", "int8"), quantize("float32", "uint8"), quantize("int8", "uint8"),
+                 quantize("uint8", "int8"), quantize("int8", "int8"), quantize("uint8", "uint8")],
     "ADD": [binary("ADD", "int8"), binary("ADD", "int8"), binary("ADD", "uint8"), binary_float("ADD"),
             add_all_pairs("int8"), add_all_pairs("uint8")],
     "SUB": [binary_float("SUB")],

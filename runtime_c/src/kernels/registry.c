@@ -190,7 +190,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_CAST, 1, 9, el_ref_cast),
     OPT(EL_OP_DEQUANTIZE, 1, 9, el_ref_dequantize, el_opt_dequantize),
     /* quantize.c, l2_norm.c, arg_min_max.c, transpose_conv.c */
-    REF(EL_OP_QUANTIZE, 1, 6, el_ref_quantize),
+    OPT(EL_OP_QUANTIZE, 1, 6, el_ref_quantize, el_opt_quantize),
     REF(EL_OP_L2_NORMALIZATION, 1, 2, el_ref_l2_normalization),
     REF(EL_OP_ARG_MAX, 1, 3, el_ref_arg_max),
     REF(EL_OP_ARG_MIN, 1, 3, el_ref_arg_min),

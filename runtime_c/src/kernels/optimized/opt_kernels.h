@@ -22,6 +22,7 @@ extern const TfLiteRegistration el_opt_sub;
 extern const TfLiteRegistration el_opt_mul;
 extern const TfLiteRegistration el_opt_mean;
 extern const TfLiteRegistration el_opt_dequantize;
+extern const TfLiteRegistration el_opt_quantize;
 extern const TfLiteRegistration el_opt_average_pool_2d;
 extern const TfLiteRegistration el_opt_max_pool_2d;
 extern const TfLiteRegistration el_opt_softmax;

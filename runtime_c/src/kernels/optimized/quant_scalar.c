@@ -1,0 +1,49 @@
+/* Plain C bodies of quant_kernels.h and the table of bodies per ISA level. */
+#include "kernels/optimized/quant_kernels.h"
+
+static void f32_to_q8(const float* x, void* out, int64_t n, int is_unsigned, float scale,
+                      float zp, float lo, float hi) {
+  if (is_unsigned) {
+    uint8_t* o = (uint8_t*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = (uint8_t)el_quant_one(x[i], scale, zp, lo, hi);
+  } else {
+    int8_t* o = (int8_t*)out;
+    for (int64_t i = 0; i < n; ++i) o[i] = (int8_t)el_quant_one(x[i], scale, zp, lo, hi);
+  }
+}
+
+static void q8_to_f32(const void* x, int is_unsigned, float* out, int64_t n, float scale,
+                      int32_t zp) {
+  if (is_unsigned) {
+    const uint8_t* u = (const uint8_t*)x;
+    for (int64_t i = 0; i < n; ++i) out[i] = (float)((int32_t)u[i] - zp) * scale;
+  } else {
+    const int8_t* s = (const int8_t*)x;
+    for (int64_t i = 0; i < n; ++i) out[i] = (float)((int32_t)s[i] - zp) * scale;
+  }
+}
+
+static const el_quant_kernels kScalar = {.f32_to_q8 = f32_to_q8, .q8_to_f32 = q8_to_f32};
+
+extern const el_quant_kernels el_quant_avx2;
+extern const el_quant_kernels el_quant_avx512;
+extern const el_quant_kernels el_quant_neon;
+
+const el_quant_kernels* el_quant_kernels_for(el_isa isa) {
+  switch (isa) {
+#if defined(__x86_64__)
+    case EL_ISA_AVX512_VNNI:
+    case EL_ISA_AVX512:
+      return &el_quant_avx512;
+    case EL_ISA_AVX2:
+      return &el_quant_avx2;
+#endif
+#if defined(__aarch64__)
+    case EL_ISA_NEON_DOT:
+    case EL_ISA_NEON:
+      return &el_quant_neon;
+#endif
+    default:
+      return &kScalar;
+  }
+}
