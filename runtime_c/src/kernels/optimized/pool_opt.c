@@ -106,27 +106,59 @@ static TfLiteStatus opt_pool_prepare(TfLiteContext* ctx, TfLiteNode* node,
   return kTfLiteOk;
 }
 
-/* Folds the taps of one window into `acc` (float sums or maxima) and writes the output row. */
+typedef float f32x4 __attribute__((vector_size(16)));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
+
+/* Folds the taps of one window (float sums or maxima) and writes the output row: blocks of 4
+ * channels in vector registers of the compiler across the taps, the rest one by one. A maximum
+ * takes the tap only where it compares greater, as the reference does (NaN taps are skipped). */
 static void pool_row_f32(const opt_pool_state* s, const float* in, int y0, int x0, int fy0,
-                         int fy1, int fx0, int fx1, float* acc, float* out) {
+                         int fy1, int fx0, int fx1, float* out) {
   const int c = s->depth;
-  const float init = s->average ? 0.0f : -INFINITY;
-  for (int k = 0; k < c; ++k) acc[k] = init;
-  for (int fy = fy0; fy < fy1; ++fy) {
-    for (int fx = fx0; fx < fx1; ++fx) {
-      const float* x = in + ((size_t)(y0 + fy) * (size_t)s->in_w + (size_t)(x0 + fx)) * (size_t)c;
-      if (s->average) {
-        for (int k = 0; k < c; ++k) acc[k] += x[k];
+  const int average = s->average;
+  const float init = average ? 0.0f : -INFINITY;
+  const float count = (float)((fy1 - fy0) * (fx1 - fx0));
+  const size_t first = ((size_t)(y0 + fy0) * (size_t)s->in_w + (size_t)(x0 + fx0)) * (size_t)c;
+  const size_t row = (size_t)s->in_w * (size_t)c;
+  int k0 = 0;
+  for (; k0 + 4 <= c; k0 += 4) {
+    f32x4 a = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + init;
+    for (int fy = fy0; fy < fy1; ++fy) {
+      const float* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;
+      if (average) {
+        for (int fx = fx0; fx < fx1; ++fx, x += c) {
+          f32x4 v;
+          memcpy(&v, x, sizeof(v));
+          a = a + v;
+        }
       } else {
-        for (int k = 0; k < c; ++k) acc[k] = x[k] > acc[k] ? x[k] : acc[k];
+        for (int fx = fx0; fx < fx1; ++fx, x += c) {
+          f32x4 v;
+          memcpy(&v, x, sizeof(v));
+          const i32x4 gt = v > a;
+          a = (f32x4)(((i32x4)v & gt) | ((i32x4)a & ~gt));
+        }
       }
     }
+    float t[4];
+    memcpy(t, &a, sizeof(t));
+    for (int j = 0; j < 4; ++j) {
+      out[k0 + j] = el_clamp_f32(average ? t[j] / count : t[j], s->flo, s->fhi);
+    }
   }
-  if (s->average) {
-    const float count = (float)((fy1 - fy0) * (fx1 - fx0));
-    for (int k = 0; k < c; ++k) out[k] = el_clamp_f32(acc[k] / count, s->flo, s->fhi);
-  } else {
-    for (int k = 0; k < c; ++k) out[k] = el_clamp_f32(acc[k], s->flo, s->fhi);
+  for (; k0 < c; ++k0) {
+    float a = init;
+    for (int fy = fy0; fy < fy1; ++fy) {
+      const float* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;
+      for (int fx = fx0; fx < fx1; ++fx, x += c) {
+        if (average) {
+          a += *x;
+        } else {
+          a = *x > a ? *x : a;
+        }
+      }
+    }
+    out[k0] = el_clamp_f32(average ? a / count : a, s->flo, s->fhi);
   }
 }
 
@@ -180,32 +212,74 @@ static void avg_row_q(const opt_pool_state* s, const uint8_t* in, int is_signed,
   }
 }
 
-static void max_row_s8(const opt_pool_state* s, const int8_t* in, int y0, int x0, int fy0, int fy1,
-                       int fx0, int fx1, int8_t* out) {
-  const int c = s->depth;
-  for (int k = 0; k < c; ++k) out[k] = INT8_MIN;
-  for (int fy = fy0; fy < fy1; ++fy) {
-    for (int fx = fx0; fx < fx1; ++fx) {
-      const int8_t* x = in + ((size_t)(y0 + fy) * (size_t)s->in_w + (size_t)(x0 + fx)) * (size_t)c;
-      for (int k = 0; k < c; ++k) out[k] = x[k] > out[k] ? x[k] : out[k];
-    }
-  }
-  const int8_t lo = (int8_t)s->qlo, hi = (int8_t)s->qhi;
-  for (int k = 0; k < c; ++k) out[k] = out[k] < lo ? lo : (out[k] > hi ? hi : out[k]);
+/* Byte vectors of the compiler (SSE2 / NEON registers on the plain C level). */
+typedef uint8_t u8x16 __attribute__((vector_size(16)));
+typedef uint8_t u8x8 __attribute__((vector_size(8)));
+
+#define EL_UMAX(a, b) (((a) > (b)) ? (a) : (b))
+
+static inline u8x16 umax16(u8x16 a, u8x16 b) {
+  const u8x16 gt = (u8x16)(a > b);
+  return (a & gt) | (b & ~gt);
+}
+static inline u8x8 umax8(u8x8 a, u8x8 b) {
+  const u8x8 gt = (u8x8)(a > b);
+  return (a & gt) | (b & ~gt);
 }
 
-static void max_row_u8(const opt_pool_state* s, const uint8_t* in, int y0, int x0, int fy0,
-                       int fy1, int fx0, int fx1, uint8_t* out) {
+/* The maxima of one window, clamped, for 8-bit channels. int8 values are compared as unsigned
+ * bytes with the top bit flipped (the same order; unsigned byte maxima are one instruction on
+ * every SIMD level, signed ones not on SSE2), in byte vectors of 16 and 8 channels held in
+ * registers across the taps; the last few channels one by one. */
+static void max_row_q8(const opt_pool_state* s, const uint8_t* in, uint8_t flip, int y0, int x0,
+                       int fy0, int fy1, int fx0, int fx1, uint8_t* out) {
   const int c = s->depth;
-  memset(out, 0, (size_t)c);
-  for (int fy = fy0; fy < fy1; ++fy) {
-    for (int fx = fx0; fx < fx1; ++fx) {
-      const uint8_t* x = in + ((size_t)(y0 + fy) * (size_t)s->in_w + (size_t)(x0 + fx)) * (size_t)c;
-      for (int k = 0; k < c; ++k) out[k] = x[k] > out[k] ? x[k] : out[k];
+  const uint8_t lo = (uint8_t)(s->qlo ^ flip), hi = (uint8_t)(s->qhi ^ flip);
+  const size_t first = ((size_t)(y0 + fy0) * (size_t)s->in_w + (size_t)(x0 + fx0)) * (size_t)c;
+  const size_t row = (size_t)s->in_w * (size_t)c;
+  int k0 = 0;
+  for (; k0 + 16 <= c; k0 += 16) {
+    const u8x16 f = (u8x16){0} + flip;
+    u8x16 m = {0};
+    for (int fy = fy0; fy < fy1; ++fy) {
+      const uint8_t* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;
+      for (int fx = fx0; fx < fx1; ++fx, x += c) {
+        u8x16 v;
+        memcpy(&v, x, sizeof(v));
+        m = umax16(m, v ^ f);
+      }
     }
+    m = umax16(m, (u8x16){0} + lo);
+    m = ~umax16(~m, ~((u8x16){0} + hi)); /* min(m, hi) */
+    m ^= f;
+    memcpy(out + k0, &m, sizeof(m));
   }
-  const uint8_t lo = (uint8_t)s->qlo, hi = (uint8_t)s->qhi;
-  for (int k = 0; k < c; ++k) out[k] = out[k] < lo ? lo : (out[k] > hi ? hi : out[k]);
+  if (k0 + 8 <= c) {
+    const u8x8 f = (u8x8){0} + flip;
+    u8x8 m = {0};
+    for (int fy = fy0; fy < fy1; ++fy) {
+      const uint8_t* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;
+      for (int fx = fx0; fx < fx1; ++fx, x += c) {
+        u8x8 v;
+        memcpy(&v, x, sizeof(v));
+        m = umax8(m, v ^ f);
+      }
+    }
+    m = umax8(m, (u8x8){0} + lo);
+    m = ~umax8(~m, ~((u8x8){0} + hi));
+    m ^= f;
+    memcpy(out + k0, &m, sizeof(m));
+    k0 += 8;
+  }
+  for (; k0 < c; ++k0) {
+    uint8_t m = 0;
+    for (int fy = fy0; fy < fy1; ++fy) {
+      const uint8_t* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;
+      for (int fx = fx0; fx < fx1; ++fx, x += c) m = EL_UMAX(m, (uint8_t)(*x ^ flip));
+    }
+    m = m < lo ? lo : (m > hi ? hi : m);
+    out[k0] = (uint8_t)(m ^ flip);
+  }
 }
 
 static TfLiteStatus opt_pool_invoke(TfLiteContext* ctx, TfLiteNode* node,
@@ -228,15 +302,14 @@ static TfLiteStatus opt_pool_invoke(TfLiteContext* ctx, TfLiteNode* node,
         int x0, fx0, fx1;
         window(ox, s->stride_w, s->pad_w, s->filter_w, s->in_w, &x0, &fx0, &fx1);
         if (s->type == kTfLiteFloat32) {
-          pool_row_f32(s, (const float*)image, y0, x0, fy0, fy1, fx0, fx1, (float*)acc,
-                       (float*)out);
+          pool_row_f32(s, (const float*)image, y0, x0, fy0, fy1, fx0, fx1, (float*)out);
         } else if (s->average) {
           avg_row_q(s, image, s->type == kTfLiteInt8, y0, x0, fy0, fy1, fx0, fx1, (int32_t*)acc,
                     (uint16_t*)((int32_t*)acc + s->depth), out);
         } else if (s->type == kTfLiteInt8) {
-          max_row_s8(s, (const int8_t*)image, y0, x0, fy0, fy1, fx0, fx1, (int8_t*)out);
+          max_row_q8(s, image, 0x80, y0, x0, fy0, fy1, fx0, fx1, out);
         } else {
-          max_row_u8(s, image, y0, x0, fy0, fy1, fx0, fx1, out);
+          max_row_q8(s, image, 0, y0, x0, fy0, fy1, fx0, fx1, out);
         }
       }
     }
