@@ -15,6 +15,12 @@
 typedef enum dw_path { PATH_REFERENCE = 0, PATH_Q8 = 1, PATH_F32 = 2 } dw_path;
 
 enum { MAX_TAPS = 64 };
+/* Narrow maps (at most this many output columns, padded image within kPaddedMax bytes) copy the
+ * input into a persistent image with its padding around it: every pixel then reads its taps
+ * inside, so a row is one run of pixels sharing the weight loads, where edge pixels would be
+ * single-pixel runs (a 5-column map has two edges in five). */
+enum { kNarrowCols = 16 };
+enum { kPaddedMax = 1 << 18 };
 
 typedef struct el_opt_dw {
   el_conv_data ref; /* first: the reference kernel runs on the same user_data */
@@ -36,6 +42,11 @@ typedef struct el_opt_dw {
   el_requant rq;
   int is_unsigned;
   float lo, hi;
+  /* The padded copy of one batch's input (NULL: taps read the input in place). */
+  uint8_t* padded;
+  uint8_t* padded_buffer;
+  size_t padded_cap;
+  int pad_rows, pad_cols; /* its extent */
 } el_opt_dw;
 
 static void* opt_dw_init(TfLiteContext* ctx, const char* buf, size_t len) {
@@ -158,6 +169,35 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_dw*
   return kTfLiteOk;
 }
 
+/* The padded image of narrow maps, its border filled once with the zero row's value (the input
+ * zero point, or 0.0f); invoke copies only the inside. */
+static TfLiteStatus prepare_padded(TfLiteContext* ctx, el_opt_dw* s, size_t elem) {
+  s->padded = NULL;
+  if (s->out_w > kNarrowCols || s->batches != 1 || (s->pad_h == 0 && s->pad_w == 0)) {
+    return kTfLiteOk;
+  }
+  const int64_t rows_needed = (int64_t)(s->out_h - 1) * s->sh + (int64_t)(s->kh - 1) * s->dh + 1;
+  const int64_t cols_needed = (int64_t)(s->out_w - 1) * s->sw + (int64_t)(s->kw - 1) * s->dw + 1;
+  const int64_t rows = rows_needed > s->pad_h + s->in_h ? rows_needed : s->pad_h + s->in_h;
+  const int64_t cols = cols_needed > s->pad_w + s->in_w ? cols_needed : s->pad_w + s->in_w;
+  const int64_t bytes = rows * cols * s->channels * (int64_t)elem;
+  if (bytes > kPaddedMax) return kTfLiteOk;
+  if (s->padded_cap < (size_t)bytes) {
+    s->padded_buffer = (uint8_t*)el_opt_persistent(ctx, (size_t)bytes);
+    EL_ENSURE(ctx, s->padded_buffer != NULL);
+    s->padded_cap = (size_t)bytes;
+  }
+  s->padded = s->padded_buffer;
+  s->pad_rows = (int)rows;
+  s->pad_cols = (int)cols;
+  /* The zero row holds in_w + 1 pixels of the fill value; tile it over the whole image. */
+  const size_t chunk = (size_t)s->in_w * (size_t)s->channels * elem;
+  for (size_t at = 0; at < (size_t)bytes; at += chunk) {
+    memcpy(s->padded + at, s->zero_row, (size_t)bytes - at < chunk ? (size_t)bytes - at : chunk);
+  }
+  return kTfLiteOk;
+}
+
 static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_ref_depthwise_conv_2d.prepare(ctx, node));
   el_opt_dw* s = (el_opt_dw*)node->user_data;
@@ -197,11 +237,14 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     /* No bound on the sums is needed: every integer step here (packing folds, vector adds,
      * dot products) is arithmetic modulo 2^32, as the reference kernel's wrapping sums are, so
      * the accumulators equal the reference's bit for bit even when they wrap. */
-    return prepare_q8(ctx, node, s, input, filter, bias, output);
+    EL_ENSURE_OK(ctx, prepare_q8(ctx, node, s, input, filter, bias, output));
+    return prepare_padded(ctx, s, 1);
   }
   if (t == kTfLiteFloat32 && filter->type == kTfLiteFloat32 && output->type == kTfLiteFloat32) {
-    return prepare_f32(ctx, node, s, filter, bias);
+    EL_ENSURE_OK(ctx, prepare_f32(ctx, node, s, filter, bias));
+    return prepare_padded(ctx, s, sizeof(float));
   }
+  if (s->path == PATH_Q8) return prepare_padded(ctx, s, 1);
   return kTfLiteOk;
 }
 
@@ -212,6 +255,7 @@ typedef struct dw_job {
   size_t elem;
   int rows; /* batches * out_h */
   int tasks;
+  int in_h, in_w, pad_h, pad_w; /* of the image the taps read: the input or its padded copy */
 } dw_job;
 
 /* One run of `count` pixels: the kernel of the node's path. */
@@ -238,8 +282,8 @@ static void dw_task(void* arg, int task, int thread) {
   const int64_t p0 = pixels * task / j->tasks, p1 = pixels * (task + 1) / j->tasks;
   const size_t pixel = (size_t)s->channels * j->elem;
   /* Output columns whose taps all fall inside the image: one run per row. */
-  int lo = (s->pad_w + s->sw - 1) / s->sw;
-  const int span = s->in_w - 1 - (s->kw - 1) * s->dw + s->pad_w;
+  int lo = (j->pad_w + s->sw - 1) / s->sw;
+  const int span = j->in_w - 1 - (s->kw - 1) * s->dw + j->pad_w;
   int hi = span < 0 ? 0 : span / s->sw + 1;
   if (lo > s->out_w) lo = s->out_w;
   if (hi > s->out_w) hi = s->out_w;
@@ -251,18 +295,18 @@ static void dw_task(void* arg, int task, int thread) {
     const int x0 = first < p0 ? (int)(p0 - first) : 0;
     const int x1 = first + s->out_w > p1 ? (int)(p1 - first) : s->out_w;
     const int b = row / s->out_h, oy = row % s->out_h;
-    const int iy0 = oy * s->sh - s->pad_h;
+    const int iy0 = oy * s->sh - j->pad_h;
     for (int fy = 0; fy < s->kh; ++fy) {
       const int iy = iy0 + fy * s->dh;
-      rows[fy] = (iy >= 0 && iy < s->in_h)
-                     ? j->in + ((size_t)b * (size_t)s->in_h + (size_t)iy) * (size_t)s->in_w * pixel
+      rows[fy] = (iy >= 0 && iy < j->in_h)
+                     ? j->in + ((size_t)b * (size_t)j->in_h + (size_t)iy) * (size_t)j->in_w * pixel
                      : (const uint8_t*)s->zero_row;
     }
     uint8_t* out = j->out + (size_t)row * (size_t)s->out_w * pixel;
     for (int ox = x0; ox < x1; ++ox) {
       if (ox >= lo && ox < hi) {
         const int end = hi < x1 ? hi : x1;
-        const int ix0 = ox * s->sw - s->pad_w;
+        const int ix0 = ox * s->sw - j->pad_w;
         for (int fy = 0, t = 0; fy < s->kh; ++fy) {
           for (int fx = 0; fx < s->kw; ++fx, ++t) tp[t] = rows[fy] + (size_t)(ix0 + fx * s->dw) * pixel;
         }
@@ -270,11 +314,11 @@ static void dw_task(void* arg, int task, int thread) {
         ox = end - 1;
         continue;
       }
-      const int ix0 = ox * s->sw - s->pad_w;
+      const int ix0 = ox * s->sw - j->pad_w;
       for (int fy = 0, t = 0; fy < s->kh; ++fy) {
         for (int fx = 0; fx < s->kw; ++fx, ++t) {
           const int ix = ix0 + fx * s->dw;
-          tp[t] = (ix >= 0 && ix < s->in_w) ? (const void*)(rows[fy] + (size_t)ix * pixel) : s->zero_row;
+          tp[t] = (ix >= 0 && ix < j->in_w) ? (const void*)(rows[fy] + (size_t)ix * pixel) : s->zero_row;
         }
       }
       run(s, j, tp, 0, 1, out + (size_t)ox * pixel, pixel);
@@ -298,6 +342,22 @@ static TfLiteStatus opt_dw_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const int threads = el_cpu_threads(b) < s->threads ? el_cpu_threads(b) : s->threads;
   const int64_t pixels = (int64_t)j.rows * s->out_w;
   j.tasks = el_opt_task_count(pixels > 1 << 20 ? 1 << 20 : (int)pixels, threads);
+  j.in_h = s->in_h;
+  j.in_w = s->in_w;
+  j.pad_h = s->pad_h;
+  j.pad_w = s->pad_w;
+  if (s->padded != NULL) {
+    /* The inside of the padded image; its border keeps the fill from prepare. */
+    const size_t row = (size_t)s->in_w * (size_t)s->channels * j.elem;
+    const size_t prow = (size_t)s->pad_cols * (size_t)s->channels * j.elem;
+    uint8_t* dst = s->padded + (size_t)s->pad_h * prow + (size_t)s->pad_w * (size_t)s->channels * j.elem;
+    for (int y = 0; y < s->in_h; ++y) memcpy(dst + (size_t)y * prow, j.in + (size_t)y * row, row);
+    j.in = s->padded;
+    j.in_h = s->pad_rows;
+    j.in_w = s->pad_cols;
+    j.pad_h = 0;
+    j.pad_w = 0;
+  }
   el_cpu_parallel(b, j.tasks, threads, dw_task, &j);
   return kTfLiteOk;
 }
