@@ -211,18 +211,19 @@ def random_inputs(rng: np.random.Generator, shape: List[int], dtype: type, n: in
 
 def bidi_rnn_float(rng: np.random.Generator, *, time_major: bool = False, merge: bool = False,
                    aux: Optional[str] = None, activation: str = "TANH", batch: int = 2, time: int = 4,
-                   n_input: int = 3, fw_units: int = 5, bw_units: int = 4) -> Tuple[bytes, List[List[int]], type]:
-    """A float BIDIRECTIONAL_SEQUENCE_RNN; aux "cross": an auxiliary input (a second model input, as
-    wide as the main one) with auxiliary weights for both cells; aux "bw": an auxiliary input that the
-    backward cell reads instead of the main one. Returns the input shapes."""
+                   n_input: int = 3, fw_units: int = 5, bw_units: int = 4, hybrid: bool = False,
+                   asymmetric: bool = False) -> Tuple[bytes, List[List[int]], type]:
+    """A float BIDIRECTIONAL_SEQUENCE_RNN (hybrid: int8 weights); aux "cross": an auxiliary input (a
+    second model input, as wide as the main one) with auxiliary weights for both cells; aux "bw": an
+    auxiliary input that the backward cell reads instead of the main one. Returns the input shapes."""
     mb = ModelBuilder()
     g = mb.subgraph("main")
     in_shape = [time, batch, n_input] if time_major else [batch, time, n_input]
     x = g.tensor(in_shape, F32, name="x")
     ops, inputs = [x], [x]
     for d, units in (("fw", fw_units), ("bw", bw_units)):
-        ops += [g.tensor([units, n_input], F32, name=f"{d}_w", data=_w(rng, [units, n_input])),
-                g.tensor([units, units], F32, name=f"{d}_w_h", data=_w(rng, [units, units])),
+        ops += [_weights(g, rng, [units, n_input], f"{d}_w", hybrid),
+                _weights(g, rng, [units, units], f"{d}_w_h", hybrid),
                 g.tensor([units], F32, name=f"{d}_b", data=_w(rng, [units])),
                 g.tensor([batch, units], F32, name=f"{d}_h", is_variable=True)]
     if aux is None:
@@ -232,15 +233,14 @@ def bidi_rnn_float(rng: np.random.Generator, *, time_major: bool = False, merge:
         inputs.append(a)
         ops.append(a)
         if aux == "cross":
-            ops += [g.tensor([u, n_input], F32, name=f"{d}_w_aux", data=_w(rng, [u, n_input]))
-                    for d, u in (("fw", fw_units), ("bw", bw_units))]
+            ops += [_weights(g, rng, [u, n_input], f"{d}_w_aux", hybrid) for d, u in (("fw", fw_units), ("bw", bw_units))]
         else:
             ops += [-1, -1]
     outs = [g.tensor(in_shape[:2] + [fw_units + bw_units if merge else fw_units], F32, name="y_fw")]
     if not merge:
         outs.append(g.tensor(in_shape[:2] + [bw_units], F32, name="y_bw"))
     opts = options("BidirectionalSequenceRNN", time_major=time_major, fused_activation_function=activation,
-                   merge_outputs=merge)
+                   merge_outputs=merge, asymmetric_quantize_inputs=asymmetric)
     g.op("BIDIRECTIONAL_SEQUENCE_RNN", ops, outs, options=opts)
     g.set_io(inputs, outs)
     return mb.build(), [in_shape] * len(inputs), F32

@@ -1,6 +1,6 @@
-"""BIDIRECTIONAL_SEQUENCE_RNN and BIDIRECTIONAL_SEQUENCE_LSTM (float) against LiteRT's kernels:
-time- and batch-major, separate and merged outputs, the auxiliary input in both of TFLite's uses
-(cross-linked weights, backward-cell input), and every optional LSTM form. Each case invokes
+"""BIDIRECTIONAL_SEQUENCE_RNN (float and hybrid) and BIDIRECTIONAL_SEQUENCE_LSTM (float) against
+LiteRT's kernels: time- and batch-major, separate and merged outputs, the auxiliary input in both
+of TFLite's uses (cross-linked weights, backward-cell input), and every optional LSTM form. Each case invokes
 several times on one interpreter and again after reset_all_variables(), so both cells' states are
 compared too."""
 from __future__ import annotations
@@ -36,6 +36,41 @@ def test_bidirectional_rnn(litert, form):
     rng = np.random.default_rng([21, len(form)])
     model, shapes, _ = bidi_rnn_float(rng, **RNN_FORMS[form])
     check_against_litert(litert, model, steps_with_reset(rng, shapes), f"bidirectional RNN {form}")
+
+
+HYBRID_RNN_FORMS = {
+    "batch_major": {},
+    "batch_major_merged_asymmetric": {"merge": True, "asymmetric": True, "batch": 3},
+    "cross_links_asymmetric": {"aux": "cross", "asymmetric": True},
+    "time_major": {"time_major": True},
+    "time_major_backward_reads_aux_asymmetric": {"time_major": True, "aux": "bw", "asymmetric": True},
+    "time_major_cross_links": {"time_major": True, "aux": "cross", "batch": 3, "time": 3},
+}
+
+
+@pytest.mark.parametrize("form", sorted(HYBRID_RNN_FORMS))
+def test_bidirectional_rnn_hybrid(litert, form):
+    """int8 weights; LiteRT's time-major hybrid kernel runs the sequence once per time step, and so
+    does edgelite's. An all-zero input skips its product."""
+    rng = np.random.default_rng([25, len(form)])
+    model, shapes, _ = bidi_rnn_float(rng, hybrid=True, **HYBRID_RNN_FORMS[form])
+    steps = steps_with_reset(rng, shapes)
+    steps.insert(1, [np.zeros(s, np.float32) for s in shapes])
+    check_against_litert(litert, model, steps, f"hybrid bidirectional RNN {form}", rel_tol=1e-4)
+
+
+def test_bidirectional_rnn_hybrid_time_major_merged_matches_separate_outputs():
+    """LiteRT crashes on this form; edgelite's merged output is its two separate outputs side by side."""
+    x = np.random.default_rng(26).uniform(-1, 1, [4, 2, 3]).astype(np.float32)
+    outs = []
+    for merge in (False, True):
+        model, _, _ = bidi_rnn_float(np.random.default_rng(27), hybrid=True, time_major=True, merge=merge)
+        it = ours_cls()(model_content=model)
+        it.allocate_tensors()
+        it.set_tensor(it.get_input_details()[0]["index"], x)
+        it.invoke()
+        outs.append([it.get_tensor(d["index"]) for d in it.get_output_details()])
+    np.testing.assert_array_equal(outs[1][0], np.concatenate(outs[0], axis=2))
 
 
 LSTM_FORMS = {

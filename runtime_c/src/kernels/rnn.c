@@ -94,9 +94,9 @@ static TfLiteStatus rnn_prepare_common(TfLiteContext* ctx, TfLiteNode* node, boo
     EL_ENSURE_OK(ctx, el_q_channel_buffer(ctx, 2 * d->units, sizeof(int32_t), &d->row_sums_cap, (void**)&d->row_sums));
     el_hybrid_row_sums(wx->data.int8, d->units, d->input_size, d->row_sums);
     el_hybrid_row_sums(wh->data.int8, d->units, d->units, d->row_sums + d->units);
-    const size_t rows = (size_t)(d->time_major ? d->batch : 1);
-    const size_t bytes = rows * ((size_t)d->input_size + (size_t)d->units) + rows * (sizeof(float) + sizeof(int32_t)) + 8;
-    EL_ENSURE_OK(ctx, ctx->RequestScratchBufferInArena(ctx, bytes, &d->scratch));
+    const int rows = d->time_major ? d->batch : 1;
+    EL_ENSURE_OK(ctx, ctx->RequestScratchBufferInArena(
+                          ctx, el_rnn_hybrid_scratch_bytes(rows, d->input_size, 0, d->units), &d->scratch));
   }
   if (sequence) {
     int dims[3] = {el_dim(in, 0), el_dim(in, 1), d->units};
@@ -106,27 +106,37 @@ static TfLiteStatus rnn_prepare_common(TfLiteContext* ctx, TfLiteNode* node, boo
   return el_resize(ctx, out, 2, dims);
 }
 
-/* A hybrid step: W_x x and W_h h through on-the-fly quantization, then as the float step. */
-static void step_hybrid(const rnn_data* d, int nb, const float* x, const int8_t* wx, const int8_t* wh, const float* bias,
-                        float* h, float* out, char* scratch) {
-  const int ni = d->input_size, nu = d->units;
-  float* sf = (float*)scratch;
+size_t el_rnn_hybrid_scratch_bytes(int nb, int n_input, int n_aux, int units) {
+  int widest = n_input > units ? n_input : units;
+  if (n_aux > widest) widest = n_aux;
+  return (size_t)nb * ((size_t)units * sizeof(float) + sizeof(float) + sizeof(int32_t) + (size_t)widest) + 8;
+}
+
+/* acc += W v for nb rows of `cols` values, v quantized into q (with per-row sf, zp) first. */
+static void hybrid_product(const el_rnn_hybrid_cell* c, int nb, const int8_t* w, float w_scale, const int32_t* sums,
+                           const float* v, int cols, int8_t* q, float* sf, int32_t* zp, float* acc) {
+  if (el_hybrid_is_zero(v, nb * cols)) return;
+  el_hybrid_quantize_rows(v, nb, cols, c->asymmetric, q, sf, zp);
+  for (int r = 0; r < nb; ++r) sf[r] *= w_scale;
+  el_hybrid_matvec_acc(w, c->units, cols, q, sf, zp, sums, nb, acc);
+}
+
+void el_rnn_step_hybrid(const el_rnn_hybrid_cell* c, int nb, const float* x, const float* aux, float* h, float* out,
+                        int out_stride, char* scratch) {
+  const int nu = c->units;
+  float* acc = (float*)scratch;
+  float* sf = acc + (size_t)nb * nu;
   int32_t* zp = (int32_t*)(sf + nb);
-  int8_t* qx = (int8_t*)(zp + nb);
-  int8_t* qh = qx + (size_t)nb * ni;
-  for (int r = 0; r < nb; ++r) memcpy(out + (size_t)r * nu, bias, (size_t)nu * sizeof(float));
-  if (!el_hybrid_is_zero(x, nb * ni)) {
-    el_hybrid_quantize_rows(x, nb, ni, d->asymmetric, qx, sf, zp);
-    for (int r = 0; r < nb; ++r) sf[r] *= d->wx_scale;
-    el_hybrid_matvec_acc(wx, nu, ni, qx, sf, zp, d->row_sums, nb, out);
+  int8_t* q = (int8_t*)(zp + nb);
+  for (int r = 0; r < nb; ++r) memcpy(acc + (size_t)r * nu, c->bias, (size_t)nu * sizeof(float));
+  hybrid_product(c, nb, c->wx, c->wx_scale, c->sums_x, x, c->n_input, q, sf, zp, acc);
+  if (c->n_aux > 0) hybrid_product(c, nb, c->w_aux, c->w_aux_scale, c->sums_aux, aux, c->n_aux, q, sf, zp, acc);
+  hybrid_product(c, nb, c->wh, c->wh_scale, c->sums_h, h, nu, q, sf, zp, acc);
+  for (int k = 0; k < nb * nu; ++k) acc[k] = el_seq_activate(acc[k], c->activation);
+  for (int r = 0; r < nb; ++r) {
+    memcpy(out + (size_t)r * out_stride, acc + (size_t)r * nu, (size_t)nu * sizeof(float));
+    memcpy(h + (size_t)r * nu, acc + (size_t)r * nu, (size_t)nu * sizeof(float));
   }
-  if (!el_hybrid_is_zero(h, nb * nu)) {
-    el_hybrid_quantize_rows(h, nb, nu, d->asymmetric, qh, sf, zp);
-    for (int r = 0; r < nb; ++r) sf[r] *= d->wh_scale;
-    el_hybrid_matvec_acc(wh, nu, nu, qh, sf, zp, d->row_sums + nu, nb, out);
-  }
-  for (int k = 0; k < nb * nu; ++k) out[k] = el_seq_activate(out[k], d->activation);
-  memcpy(h, out, (size_t)nb * nu * sizeof(float));
 }
 
 void el_rnn_step_f32(int nb, int n_input, int n_aux, int units, TfLiteFusedActivation act, const float* x,
@@ -153,23 +163,24 @@ static void step(const rnn_data* d, int nb, const float* x, const float* wx, con
 
 static TfLiteStatus hybrid_invoke(TfLiteContext* ctx, TfLiteNode* node, const rnn_data* d) {
   const float* in = ctx->tensors[node->inputs->data[IN]].data.f;
-  const int8_t* wx = ctx->tensors[node->inputs->data[W_INPUT]].data.int8;
-  const int8_t* wh = ctx->tensors[node->inputs->data[W_RECUR]].data.int8;
-  const float* bias = ctx->tensors[node->inputs->data[BIAS]].data.f;
+  const el_rnn_hybrid_cell c = {d->input_size, 0, d->units, d->activation, d->asymmetric,
+                                ctx->tensors[node->inputs->data[W_INPUT]].data.int8, NULL,
+                                ctx->tensors[node->inputs->data[W_RECUR]].data.int8, d->wx_scale, 0.0f, d->wh_scale,
+                                d->row_sums, NULL, d->row_sums + d->units, ctx->tensors[node->inputs->data[BIAS]].data.f};
   float* h = ctx->tensors[node->inputs->data[HIDDEN]].data.f;
   float* out = ctx->tensors[node->outputs->data[0]].data.f;
   char* scratch = ctx->GetScratchBuffer(ctx, d->scratch);
   const int ni = d->input_size, nu = d->units, nb = d->batch, nt = d->time;
   if (d->time_major) {
     for (int s = 0; s < nt; ++s) {
-      step_hybrid(d, nb, in + (size_t)s * nb * ni, wx, wh, bias, h, out + (size_t)s * nb * nu, scratch);
+      el_rnn_step_hybrid(&c, nb, in + (size_t)s * nb * ni, NULL, h, out + (size_t)s * nb * nu, nu, scratch);
     }
     return kTfLiteOk;
   }
   for (int b = 0; b < nb; ++b) {
     for (int s = 0; s < nt; ++s) {
       const size_t row = (size_t)b * nt + s;
-      step_hybrid(d, 1, in + row * ni, wx, wh, bias, h + (size_t)b * nu, out + row * nu, scratch);
+      el_rnn_step_hybrid(&c, 1, in + row * ni, NULL, h + (size_t)b * nu, out + row * nu, nu, scratch);
     }
   }
   return kTfLiteOk;
