@@ -7,6 +7,9 @@
  * input tap run the reference kernel. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
@@ -109,6 +112,16 @@ static TfLiteStatus opt_pool_prepare(TfLiteContext* ctx, TfLiteNode* node,
 typedef float f32x4 __attribute__((vector_size(16)));
 typedef int32_t i32x4 __attribute__((vector_size(16)));
 
+/* v > a ? v : a lane by lane (a NaN tap leaves a): MAXPS is exactly that on x86-64. */
+static inline f32x4 max_taken(f32x4 v, f32x4 a) {
+#if defined(__SSE__)
+  return (f32x4)_mm_max_ps((__m128)v, (__m128)a);
+#else
+  const i32x4 gt = v > a;
+  return (f32x4)(((i32x4)v & gt) | ((i32x4)a & ~gt));
+#endif
+}
+
 /* Folds the taps of one window (float sums or maxima) and writes the output row: blocks of 4
  * channels in vector registers of the compiler across the taps, the rest one by one. A maximum
  * takes the tap only where it compares greater, as the reference does (NaN taps are skipped). */
@@ -135,16 +148,18 @@ static void pool_row_f32(const opt_pool_state* s, const float* in, int y0, int x
         for (int fx = fx0; fx < fx1; ++fx, x += c) {
           f32x4 v;
           memcpy(&v, x, sizeof(v));
-          const i32x4 gt = v > a;
-          a = (f32x4)(((i32x4)v & gt) | ((i32x4)a & ~gt));
+          a = max_taken(v, a);
         }
       }
     }
-    float t[4];
-    memcpy(t, &a, sizeof(t));
-    for (int j = 0; j < 4; ++j) {
-      out[k0 + j] = el_clamp_f32(average ? t[j] / count : t[j], s->flo, s->fhi);
-    }
+    if (average) a = a / count;
+    /* el_clamp_f32 lane by lane: a NaN passes through. */
+    const i32x4 above = a > s->fhi, below = a < s->flo;
+    const f32x4 hi = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + s->fhi;
+    const f32x4 lo = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + s->flo;
+    i32x4 r = ((i32x4)hi & above) | ((i32x4)a & ~above);
+    r = ((i32x4)lo & below) | (r & ~below);
+    memcpy(out + k0, &r, sizeof(r));
   }
   for (; k0 < c; ++k0) {
     float a = init;
