@@ -379,7 +379,7 @@ EL_TARGET_AVX512 static void rescale_avx512(const int32_t* acc, const int32_t* b
                                             int32_t hi, int8_t* out) {
   const __m512d half = _mm512_set1_pd(EL_HALF_BELOW);
   const __m512i sign = _mm512_set1_epi64((int64_t)0x8000000000000000ull);
-  const __m256i vzp = _mm256_set1_epi32(zp), vlo = _mm256_set1_epi32(lo), vhi = _mm256_set1_epi32(hi);
+  const __m256i vzp = _mm256_set1_epi32(zp);
   const __m512d dlo = _mm512_set1_pd((double)lo - zp), dhi = _mm512_set1_pd((double)hi - zp);
   for (int j = 0; j < n; j += 8) {
     const int left = n - j;
@@ -389,11 +389,11 @@ EL_TARGET_AVX512 static void rescale_avx512(const int32_t* acc, const int32_t* b
     const __m512d x = _mm512_mul_pd(_mm512_cvtepi32_pd(a), _mm512_maskz_loadu_pd(keep, scale + j));
     const __m512d signed_half = _mm512_castsi512_pd(
         _mm512_or_si512(_mm512_castpd_si512(half), _mm512_and_si512(_mm512_castpd_si512(x), sign)));
-    __m512d r = _mm512_roundscale_pd(_mm512_add_pd(x, signed_half),
-                                     _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    r = _mm512_min_pd(_mm512_max_pd(r, dlo), dhi);
-    __m256i v = _mm256_add_epi32(_mm512_cvtpd_epi32(r), vzp);
-    v = _mm256_min_epi32(_mm256_max_epi32(v, vlo), vhi);
+    /* Clamping to the integers lo - zp, hi - zp commutes with the truncation (which is
+     * monotone and keeps integers), so the truncating conversion comes last and the sum with
+     * the zero point is inside [lo, hi] already. */
+    const __m512d r = _mm512_min_pd(_mm512_max_pd(_mm512_add_pd(x, signed_half), dlo), dhi);
+    const __m256i v = _mm256_add_epi32(_mm512_cvttpd_epi32(r), vzp);
     _mm_mask_storeu_epi8(out + j, keep, _mm256_cvtepi32_epi8(v));
   }
 }
