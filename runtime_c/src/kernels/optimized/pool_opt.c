@@ -21,6 +21,8 @@
 enum { kMaxTaps = 1 << 23 };
 /* 256 taps of int8 sum within [-32768, 32512] and of uint8 within [0, 65280]: 16 bits hold them. */
 enum { kTapsPer16 = 256 };
+/* Windows of at most this many taps divide their sums in double (avg_row_q). */
+enum { kTapsExactDouble = 1 << 16 };
 
 typedef struct opt_pool_state {
   el_pool_data ref; /* first, so the reference prepare/invoke run on the same node->user_data */
@@ -191,6 +193,26 @@ static void flush16(int c, int is_signed, uint16_t* part, int32_t* acc) {
   memset(part, 0, (size_t)c * sizeof(uint16_t));
 }
 
+/* out[k] = clamp(round(acc[k] / count)), the reference's rounding half away from zero (its
+ * (a +- count / 2) / count in integers), for count <= kTapsExactDouble: the division in double
+ * (|numerator| < 2^25 and count <= 2^16, so a quotient that is not an integer lies at least
+ * 2^-16 from one, far beyond its rounding error, and the truncation gives the integer
+ * quotient), without branches on the sign or the clamp, so the compiler vectorizes it. */
+static void divide_row(const int32_t* restrict acc, int c, int32_t count, int32_t lo, int32_t hi,
+                       uint8_t* restrict out) {
+  const int32_t half = count / 2;
+  const double dc = (double)count;
+  for (int k = 0; k < c; ++k) {
+    const int32_t a = acc[k];
+    const int32_t neg = a > 0 ? 0 : -1;
+    const int32_t num = a + ((half ^ neg) - neg);
+    int32_t q = (int32_t)((double)num / dc);
+    q = q < lo ? lo : q;
+    q = q > hi ? hi : q;
+    out[k] = (uint8_t)q;
+  }
+}
+
 /* The integer average of one window. Taps add into 16-bit lanes (twice the lanes of int32 per
  * vector), which hold the sum of kTapsPer16 8-bit taps exactly, then into int32 sums (prepare
  * keeps the tap count within kMaxTaps). Integer sums do not depend on the order. */
@@ -220,6 +242,10 @@ static void avg_row_q(const opt_pool_state* s, const uint8_t* in, int is_signed,
   if (pending) flush16(c, is_signed, part, acc);
   const int32_t count = (fy1 - fy0) * (fx1 - fx0);
   const int32_t half = count / 2;
+  if (count <= kTapsExactDouble) {
+    divide_row(acc, c, count, s->qlo, s->qhi, out);
+    return;
+  }
   for (int k = 0; k < c; ++k) {
     const int32_t a = acc[k];
     const int32_t q = a > 0 ? (a + half) / count : (a - half) / count;
