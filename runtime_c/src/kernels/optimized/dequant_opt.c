@@ -6,8 +6,6 @@
  * their own prepare.
  * An int8/uint8 activation with one scale is widened in vector form (quant_kernels.h), the same
  * bits as the reference. Other inputs run the reference kernel. */
-#include <stdlib.h>
-
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 #include "kernels/optimized/opt_kernels.h"
@@ -61,7 +59,8 @@ static TfLiteStatus opt_dequantize_prepare(TfLiteContext* ctx, TfLiteNode* node)
   }
   /* |x - zp| < 2^17 keeps the float product equal to the reference's double one. */
   if ((in->type == kTfLiteInt8 || in->type == kTfLiteUInt8) && !el_q_is_per_channel(in) &&
-      !el_is_dynamic(out) && abs(in->params.zero_point) < (1 << 16)) {
+      !el_is_dynamic(out) && in->params.zero_point > -(1 << 16) &&
+      in->params.zero_point < (1 << 16)) {
     s->k = el_quant_kernels_for(el_context_isa(ctx));
     s->n = el_num_elements(in);
     s->is_unsigned = in->type == kTfLiteUInt8;
