@@ -21,6 +21,11 @@ typedef struct el_dw_kernels {
   void (*f32)(int taps, const float* const* x, ptrdiff_t step, int count, int channels,
               const float* w, int stride, const float* bias, float lo, float hi, float* out,
               ptrdiff_t out_step);
+  /* Nonzero: q8 wants each weight w (it fits 16 bits) stored as its low 16 bits, zero-extended.
+   * A byte sign-extended to 32 bits times the pair (w, 0) in VPMADDWD is then x * w: one
+   * multiply-add per lane pair, where VPMULLD costs two on some cores and half the rate on
+   * others. */
+  int weights_low16;
 } el_dw_kernels;
 
 const el_dw_kernels* el_dw_kernels_for(el_isa isa);

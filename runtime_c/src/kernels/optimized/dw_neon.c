@@ -70,6 +70,6 @@ static void f32_neon(int taps, const float* const* x, ptrdiff_t step, int count,
   }
 }
 
-const el_dw_kernels el_dw_neon = {q8_neon, f32_neon};
+const el_dw_kernels el_dw_neon = {q8_neon, f32_neon, 0};
 
 #endif /* __aarch64__ */

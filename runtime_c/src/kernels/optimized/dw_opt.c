@@ -122,7 +122,8 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_dw* 
       const size_t i = (size_t)t * (size_t)n + (size_t)c; /* filter is 1HWC */
       const int32_t v =
           (s->is_unsigned ? (int32_t)filter->data.uint8[i] : (int32_t)filter->data.int8[i]) + w_off;
-      w[(size_t)t * (size_t)s->stride + (size_t)c] = v;
+      w[(size_t)t * (size_t)s->stride + (size_t)c] =
+          s->k->weights_low16 ? (int32_t)(uint16_t)(int16_t)v : v;
       sum += v;
     }
     s->bias[c] = el_wrap_fold(bias ? bias->data.i32[c] : 0, in_off, sum);

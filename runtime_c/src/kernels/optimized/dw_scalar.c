@@ -50,7 +50,7 @@ static void f32(int taps, const float* const* x, ptrdiff_t step, int count, int 
   }
 }
 
-static const el_dw_kernels kScalar = {q8, f32};
+static const el_dw_kernels kScalar = {q8, f32, 0};
 
 extern const el_dw_kernels el_dw_avx2;
 extern const el_dw_kernels el_dw_avx512;

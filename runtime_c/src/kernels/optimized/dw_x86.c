@@ -1,5 +1,6 @@
 /* x86-64 depthwise kernels: 8 (AVX2) or 16 (AVX-512) channels per vector, input bytes widened
- * to int32 and multiplied by the int32 weights, float with FMA; several output pixels at a time
+ * to int32 and multiplied by the weights' low 16 bits in VPMADDWD (weights_low16), float with
+ * FMA; several output pixels at a time
  * share each weight load. */
 #if defined(__x86_64__)
 #include <string.h>
@@ -37,8 +38,8 @@ EL_TARGET_AVX2 static void q8_avx2(int taps, const void* const* x, ptrdiff_t ste
       for (int t = 0; t < taps; ++t) {
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
         const __m256i wv = _mm256_loadu_si256((const __m256i*)(w + (size_t)t * (size_t)stride + c));
-        a0 = _mm256_add_epi32(a0, _mm256_mullo_epi32(load8_widen(p, is_unsigned), wv));
-        a1 = _mm256_add_epi32(a1, _mm256_mullo_epi32(load8_widen(p + step, is_unsigned), wv));
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(load8_widen(p, is_unsigned), wv));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(load8_widen(p + step, is_unsigned), wv));
       }
       q8_store_avx2(a0, rq, c, out + i * out_step + c);
       q8_store_avx2(a1, rq, c, out + (i + 1) * out_step + c);
@@ -48,7 +49,7 @@ EL_TARGET_AVX2 static void q8_avx2(int taps, const void* const* x, ptrdiff_t ste
       for (int t = 0; t < taps; ++t) {
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
         const __m256i wv = _mm256_loadu_si256((const __m256i*)(w + (size_t)t * (size_t)stride + c));
-        a0 = _mm256_add_epi32(a0, _mm256_mullo_epi32(load8_widen(p, is_unsigned), wv));
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(load8_widen(p, is_unsigned), wv));
       }
       q8_store_avx2(a0, rq, c, out + i * out_step + c);
     }
@@ -59,7 +60,7 @@ EL_TARGET_AVX2 static void q8_avx2(int taps, const void* const* x, ptrdiff_t ste
       for (int t = 0; t < taps; ++t) {
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
         const int32_t xv = is_unsigned ? *p : *(const int8_t*)p;
-        acc = el_wrap_fold(acc, xv, w[(size_t)t * (size_t)stride + c]);
+        acc = el_wrap_fold(acc, xv, (int16_t)w[(size_t)t * (size_t)stride + c]);
       }
       out[i * out_step + c] = (int8_t)el_requant_one(acc, rq->mult[c], rq->lshift[c], rq->rshift[c],
                                                      rq->out_zp, rq->act_min, rq->act_max);
@@ -108,7 +109,7 @@ EL_TARGET_AVX2 static void f32_avx2(int taps, const float* const* x, ptrdiff_t s
   }
 }
 
-const el_dw_kernels el_dw_avx2 = {q8_avx2, f32_avx2};
+const el_dw_kernels el_dw_avx2 = {q8_avx2, f32_avx2, 1};
 
 /* ---- AVX-512 -------------------------------------------------------------------------------- */
 
@@ -167,10 +168,10 @@ __attribute__((noinline)) EL_TARGET_AVX512 static void q8_pairs_avx512(
       const uint8_t* p = (const uint8_t*)x[t] + i * step;
       const __m512i wv =
           _mm512_broadcast_i32x8(_mm256_loadu_si256((const __m256i*)(w + (size_t)t * (size_t)stride)));
-      a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(load_pair_widen(p, step, keep, is_unsigned), wv));
-      a1 = _mm512_add_epi32(a1, _mm512_mullo_epi32(load_pair_widen(p + 2 * step, step, keep, is_unsigned), wv));
-      a2 = _mm512_add_epi32(a2, _mm512_mullo_epi32(load_pair_widen(p + 4 * step, step, keep, is_unsigned), wv));
-      a3 = _mm512_add_epi32(a3, _mm512_mullo_epi32(load_pair_widen(p + 6 * step, step, keep, is_unsigned), wv));
+      a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(load_pair_widen(p, step, keep, is_unsigned), wv));
+      a1 = _mm512_add_epi32(a1, _mm512_madd_epi16(load_pair_widen(p + 2 * step, step, keep, is_unsigned), wv));
+      a2 = _mm512_add_epi32(a2, _mm512_madd_epi16(load_pair_widen(p + 4 * step, step, keep, is_unsigned), wv));
+      a3 = _mm512_add_epi32(a3, _mm512_madd_epi16(load_pair_widen(p + 6 * step, step, keep, is_unsigned), wv));
     }
     q8_store_pair(a0, &prm, keep, out + i * out_step, out_step);
     q8_store_pair(a1, &prm, keep, out + (i + 2) * out_step, out_step);
@@ -182,7 +183,7 @@ __attribute__((noinline)) EL_TARGET_AVX512 static void q8_pairs_avx512(
     __m512i a0 = _mm512_setzero_si512();
     for (int t = 0; t < taps; ++t) {
       const uint8_t* p = (const uint8_t*)x[t] + i * step;
-      a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(load16_widen(p, keep, is_unsigned),
+      a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(load16_widen(p, keep, is_unsigned),
                                                    _mm512_loadu_si512(w + (size_t)t * (size_t)stride)));
     }
     q8_store_avx512(a0, &one, keep, out + i * out_step);
@@ -207,10 +208,10 @@ EL_TARGET_AVX512 static void q8_avx512(int taps, const void* const* x, ptrdiff_t
       for (int t = 0; t < taps; ++t) {
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
         const __m512i wv = _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c);
-        a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(load16_widen(p, keep, is_unsigned), wv));
-        a1 = _mm512_add_epi32(a1, _mm512_mullo_epi32(load16_widen(p + step, keep, is_unsigned), wv));
-        a2 = _mm512_add_epi32(a2, _mm512_mullo_epi32(load16_widen(p + 2 * step, keep, is_unsigned), wv));
-        a3 = _mm512_add_epi32(a3, _mm512_mullo_epi32(load16_widen(p + 3 * step, keep, is_unsigned), wv));
+        a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(load16_widen(p, keep, is_unsigned), wv));
+        a1 = _mm512_add_epi32(a1, _mm512_madd_epi16(load16_widen(p + step, keep, is_unsigned), wv));
+        a2 = _mm512_add_epi32(a2, _mm512_madd_epi16(load16_widen(p + 2 * step, keep, is_unsigned), wv));
+        a3 = _mm512_add_epi32(a3, _mm512_madd_epi16(load16_widen(p + 3 * step, keep, is_unsigned), wv));
       }
       q8_store_avx512(a0, &prm, keep, out + i * out_step + c);
       q8_store_avx512(a1, &prm, keep, out + (i + 1) * out_step + c);
@@ -221,7 +222,7 @@ EL_TARGET_AVX512 static void q8_avx512(int taps, const void* const* x, ptrdiff_t
       __m512i a0 = _mm512_setzero_si512();
       for (int t = 0; t < taps; ++t) {
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
-        a0 = _mm512_add_epi32(a0, _mm512_mullo_epi32(load16_widen(p, keep, is_unsigned),
+        a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(load16_widen(p, keep, is_unsigned),
                                                      _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c)));
       }
       q8_store_avx512(a0, &prm, keep, out + i * out_step + c);
@@ -264,6 +265,6 @@ EL_TARGET_AVX512 static void f32_avx512(int taps, const float* const* x, ptrdiff
   }
 }
 
-const el_dw_kernels el_dw_avx512 = {q8_avx512, f32_avx512};
+const el_dw_kernels el_dw_avx512 = {q8_avx512, f32_avx512, 1};
 
 #endif /* __x86_64__ */
