@@ -54,12 +54,14 @@ static const el_dw_kernels kScalar = {q8, f32, 0};
 
 extern const el_dw_kernels el_dw_avx2;
 extern const el_dw_kernels el_dw_avx512;
+extern const el_dw_kernels el_dw_avx512_vnni;
 extern const el_dw_kernels el_dw_neon;
 
 const el_dw_kernels* el_dw_kernels_for(el_isa isa) {
   switch (isa) {
 #if defined(__x86_64__)
     case EL_ISA_AVX512_VNNI:
+      return &el_dw_avx512_vnni;
     case EL_ISA_AVX512:
       return &el_dw_avx512;
     case EL_ISA_AVX2:

@@ -190,6 +190,44 @@ __attribute__((noinline)) EL_TARGET_AVX512 static void q8_pairs_avx512(
   }
 }
 
+/* Blocks of 16 channels, four pixels at a time then one; MAC(a, x, w) adds x * w per lane
+ * (x sign-extended, w its low 16 bits: VPMADDWD plus an add, or one VPDPWSSD). */
+#define EL_DW_Q8_BLOCKS(MAC)                                                                    \
+  for (int c = 0; c < channels; c += 16) {                                                      \
+    const int left = channels - c;                                                              \
+    const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));             \
+    const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + c / 16);                        \
+    int i = 0;                                                                                  \
+    for (; i + 4 <= count; i += 4) {                                                            \
+      __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();                         \
+      __m512i a2 = _mm512_setzero_si512(), a3 = _mm512_setzero_si512();                         \
+      for (int t = 0; t < taps; ++t) {                                                          \
+        const uint8_t* p = (const uint8_t*)x[t] + i * step + c;                                 \
+        const __m512i wv = _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c);             \
+        a0 = MAC(a0, load16_widen(p, keep, is_unsigned), wv);                                   \
+        a1 = MAC(a1, load16_widen(p + step, keep, is_unsigned), wv);                            \
+        a2 = MAC(a2, load16_widen(p + 2 * step, keep, is_unsigned), wv);                        \
+        a3 = MAC(a3, load16_widen(p + 3 * step, keep, is_unsigned), wv);                        \
+      }                                                                                         \
+      q8_store_avx512(a0, &prm, keep, out + i * out_step + c);                                  \
+      q8_store_avx512(a1, &prm, keep, out + (i + 1) * out_step + c);                            \
+      q8_store_avx512(a2, &prm, keep, out + (i + 2) * out_step + c);                            \
+      q8_store_avx512(a3, &prm, keep, out + (i + 3) * out_step + c);                            \
+    }                                                                                           \
+    for (; i < count; ++i) {                                                                    \
+      __m512i a0 = _mm512_setzero_si512();                                                      \
+      for (int t = 0; t < taps; ++t) {                                                          \
+        const uint8_t* p = (const uint8_t*)x[t] + i * step + c;                                 \
+        a0 = MAC(a0, load16_widen(p, keep, is_unsigned),                                        \
+                 _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c));                       \
+      }                                                                                         \
+      q8_store_avx512(a0, &prm, keep, out + i * out_step + c);                                  \
+    }                                                                                           \
+  }
+
+#define EL_DW_MADD(a, x, w) _mm512_add_epi32((a), _mm512_madd_epi16((x), (w)))
+#define EL_DW_DPWSSD(a, x, w) _mm512_dpwssd_epi32((a), (x), (w))
+
 EL_TARGET_AVX512 static void q8_avx512(int taps, const void* const* x, ptrdiff_t step, int count,
                                        int is_unsigned, int channels, const int32_t* w, int stride,
                                        const el_requant* rq, int8_t* out, ptrdiff_t out_step) {
@@ -197,37 +235,18 @@ EL_TARGET_AVX512 static void q8_avx512(int taps, const void* const* x, ptrdiff_t
     q8_pairs_avx512(taps, x, step, count, is_unsigned, channels, w, stride, rq, out, out_step);
     return;
   }
-  for (int c = 0; c < channels; c += 16) {
-    const int left = channels - c;
-    const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
-    const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + c / 16);
-    int i = 0;
-    for (; i + 4 <= count; i += 4) {
-      __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();
-      __m512i a2 = _mm512_setzero_si512(), a3 = _mm512_setzero_si512();
-      for (int t = 0; t < taps; ++t) {
-        const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
-        const __m512i wv = _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c);
-        a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(load16_widen(p, keep, is_unsigned), wv));
-        a1 = _mm512_add_epi32(a1, _mm512_madd_epi16(load16_widen(p + step, keep, is_unsigned), wv));
-        a2 = _mm512_add_epi32(a2, _mm512_madd_epi16(load16_widen(p + 2 * step, keep, is_unsigned), wv));
-        a3 = _mm512_add_epi32(a3, _mm512_madd_epi16(load16_widen(p + 3 * step, keep, is_unsigned), wv));
-      }
-      q8_store_avx512(a0, &prm, keep, out + i * out_step + c);
-      q8_store_avx512(a1, &prm, keep, out + (i + 1) * out_step + c);
-      q8_store_avx512(a2, &prm, keep, out + (i + 2) * out_step + c);
-      q8_store_avx512(a3, &prm, keep, out + (i + 3) * out_step + c);
-    }
-    for (; i < count; ++i) {
-      __m512i a0 = _mm512_setzero_si512();
-      for (int t = 0; t < taps; ++t) {
-        const uint8_t* p = (const uint8_t*)x[t] + i * step + c;
-        a0 = _mm512_add_epi32(a0, _mm512_madd_epi16(load16_widen(p, keep, is_unsigned),
-                                                     _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c)));
-      }
-      q8_store_avx512(a0, &prm, keep, out + i * out_step + c);
-    }
+  EL_DW_Q8_BLOCKS(EL_DW_MADD)
+}
+
+/* VPDPWSSD (without saturation: the sum wraps as the reference's) multiplies and adds in one. */
+EL_TARGET_VNNI static void q8_vnni(int taps, const void* const* x, ptrdiff_t step, int count,
+                                   int is_unsigned, int channels, const int32_t* w, int stride,
+                                   const el_requant* rq, int8_t* out, ptrdiff_t out_step) {
+  if (channels <= 8) {
+    q8_pairs_avx512(taps, x, step, count, is_unsigned, channels, w, stride, rq, out, out_step);
+    return;
   }
+  EL_DW_Q8_BLOCKS(EL_DW_DPWSSD)
 }
 
 EL_TARGET_AVX512 static void f32_avx512(int taps, const float* const* x, ptrdiff_t step, int count,
@@ -266,5 +285,6 @@ EL_TARGET_AVX512 static void f32_avx512(int taps, const float* const* x, ptrdiff
 }
 
 const el_dw_kernels el_dw_avx512 = {q8_avx512, f32_avx512, 1};
+const el_dw_kernels el_dw_avx512_vnni = {q8_vnni, f32_avx512, 1};
 
 #endif /* __x86_64__ */
