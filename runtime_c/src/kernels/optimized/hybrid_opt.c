@@ -60,9 +60,10 @@ static inline f32x4 take_greater(f32x4 v, f32x4 m) {
  * waits on each comparison). A NaN never wins a comparison; it, and an infinity, shows in the
  * lanes' sums of x * 0, which are then NaN (such rows are rescanned in order: the callers give
  * them to the reference quantizer anyway). Without NaN the order of the comparisons only
- * decides which of two equal values is kept, which shows only for zeros of either sign: an
- * extreme of zero is found again in order too. */
-static void extremes(const float* values, int size, float* lo, float* hi) {
+ * decides which of two equal values is kept, which shows only for zeros of either sign: with
+ * `zero_sign` an extreme of zero is found again in order too (the symmetric quantizer uses
+ * only the magnitudes, so ReLU outputs, whose minimum is a zero, keep the vector scan). */
+static void extremes(const float* values, int size, int zero_sign, float* lo, float* hi) {
   if (size < 32) {
     extremes_in_order(values, size, lo, hi);
     return;
@@ -95,7 +96,7 @@ static void extremes(const float* values, int size, float* lo, float* hi) {
     hm = values[i] > hm ? values[i] : hm;
     zs += values[i] * 0.0f;
   }
-  if (zs != 0.0f || lm == 0.0f || hm == 0.0f) {
+  if (zs != 0.0f || (zero_sign && (lm == 0.0f || hm == 0.0f))) {
     extremes_in_order(values, size, lo, hi);
     return;
   }
@@ -106,7 +107,7 @@ static void extremes(const float* values, int size, float* lo, float* hi) {
 void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* quantized,
                                       float* scaling_factor) {
   float lo, hi;
-  extremes(values, size, &lo, &hi);
+  extremes(values, size, 0, &lo, &hi);
   const float range = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);
   if (!(range > 0.0f && range < INFINITY)) {
     el_hybrid_quantize_symmetric(values, size, quantized, scaling_factor);
@@ -129,7 +130,7 @@ void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* qua
 void el_opt_hybrid_quantize_asymmetric(const float* values, int size, int8_t* quantized,
                                        float* scaling_factor, int32_t* zero_point) {
   float lo, hi;
-  extremes(values, size, &lo, &hi);
+  extremes(values, size, 1, &lo, &hi);
   if (!(fabsf(lo) < INFINITY && fabsf(hi) < INFINITY)) {
     el_hybrid_quantize_asymmetric(values, size, quantized, scaling_factor, zero_point);
     return;
