@@ -29,6 +29,7 @@ typedef struct el_opt_fc {
   int kp, nblocks;
   int cap;
   const el_qgemm_kernels* qk;
+  const el_quant_kernels* quant; /* hybrid: the input quantization step */
   int32_t* bias; /* folded integer bias */
   double* scale; /* per unit */
   int32_t in_off, out_zp, act_min, act_max;
@@ -147,6 +148,7 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   s->is_unsigned = 0;
   s->in_off = 0;
   s->qk = el_qgemm_kernels_for(el_context_isa(ctx));
+  s->quant = el_quant_kernels_for(el_context_isa(ctx));
   s->kp = el_qgemm_kp(s->qk, s->depth);
   s->nblocks = (s->units + 15) / 16;
   s->block_bytes = el_qgemm_block_bytes(s->qk->format, s->kp);
@@ -342,7 +344,7 @@ static void hybrid_quantize(const el_opt_fc* s, const float* in, int8_t* q, floa
     if (s->asymmetric) {
       el_opt_hybrid_quantize_asymmetric(x, s->depth, qx, &scales[b], &zero_points[b]);
     } else {
-      el_opt_hybrid_quantize_symmetric(x, s->depth, qx, &scales[b]);
+      el_opt_hybrid_quantize_symmetric_with(s->quant, x, s->depth, qx, &scales[b]);
       zero_points[b] = 0;
     }
     if (s->channel_scales == NULL) scales[b] *= s->tensor_scale;

@@ -104,8 +104,8 @@ static void extremes(const float* values, int size, int zero_sign, float* lo, fl
   *hi = hm;
 }
 
-void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* quantized,
-                                      float* scaling_factor) {
+void el_opt_hybrid_quantize_symmetric_with(const el_quant_kernels* k, const float* values, int size,
+                                           int8_t* quantized, float* scaling_factor) {
   float lo, hi;
   extremes(values, size, 0, &lo, &hi);
   const float range = fabsf(lo) > fabsf(hi) ? fabsf(lo) : fabsf(hi);
@@ -119,12 +119,14 @@ void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* qua
     el_hybrid_quantize_symmetric(values, size, quantized, scaling_factor);
     return;
   }
-  /* |values[i] * inv| <= 127 (to rounding): always inline. */
-  for (int i = 0; i < size; ++i) {
-    int32_t q = round_half_away(values[i] * inv);
-    q = q < -127 ? -127 : (q > 127 ? 127 : q);
-    quantized[i] = (int8_t)q;
-  }
+  /* |values[i] * inv| <= 127 (to rounding): the reference's roundf and clamp. */
+  k->f32_mul_to_s8(values, quantized, size, inv, -127.0f, 127.0f);
+}
+
+void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* quantized,
+                                      float* scaling_factor) {
+  el_opt_hybrid_quantize_symmetric_with(el_quant_kernels_for(EL_ISA_SCALAR), values, size,
+                                        quantized, scaling_factor);
 }
 
 void el_opt_hybrid_quantize_asymmetric(const float* values, int size, int8_t* quantized,

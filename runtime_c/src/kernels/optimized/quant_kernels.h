@@ -21,6 +21,13 @@ static inline int32_t el_quant_one(float x, float scale, float zp, float lo, flo
   return v >= lo ? (int32_t)v : (int32_t)lo;
 }
 
+/* The hybrid input quantizer's per-element step: roundf(x * inv) clamped (NaN gives lo). */
+static inline int32_t el_quant_mul_one(float x, float inv, float lo, float hi) {
+  const float v = roundf(x * inv);
+  if (v > hi) return (int32_t)hi;
+  return v >= lo ? (int32_t)v : (int32_t)lo;
+}
+
 typedef struct el_quant_kernels {
   /* out[i] = el_quant_one(x[i], scale, zp, lo, hi) as a byte; lo, hi within the byte type. */
   void (*f32_to_q8)(const float* x, void* out, int64_t n, int is_unsigned, float scale, float zp,
@@ -28,6 +35,8 @@ typedef struct el_quant_kernels {
   /* out[i] = (float)(x[i] - zp) * scale, x int8 or uint8, |zp| < 2^16. */
   void (*q8_to_f32)(const void* x, int is_unsigned, float* out, int64_t n, float scale,
                     int32_t zp);
+  /* out[i] = el_quant_mul_one(x[i], inv, lo, hi); lo, hi within int8. */
+  void (*f32_mul_to_s8)(const float* x, int8_t* out, int64_t n, float inv, float lo, float hi);
 } el_quant_kernels;
 
 const el_quant_kernels* el_quant_kernels_for(el_isa isa);

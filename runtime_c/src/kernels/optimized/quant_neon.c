@@ -50,6 +50,24 @@ static void q8_to_f32_neon(const void* x, int is_unsigned, float* out, int64_t n
   }
 }
 
-const el_quant_kernels el_quant_neon = {.f32_to_q8 = f32_to_q8_neon, .q8_to_f32 = q8_to_f32_neon};
+static void f32_mul_to_s8_neon(const float* x, int8_t* out, int64_t n, float inv, float lo,
+                               float hi) {
+  const float32x4_t vi = vdupq_n_f32(inv), vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    int32x4_t q[2];
+    for (int h = 0; h < 2; ++h) {
+      float32x4_t v = vrndaq_f32(vmulq_f32(vld1q_f32(x + i + 4 * h), vi));
+      v = vbslq_f32(vcgeq_f32(v, vlo), v, vlo);
+      v = vbslq_f32(vcgtq_f32(v, vhi), vhi, v);
+      q[h] = vcvtq_s32_f32(v);
+    }
+    vst1_s8(out + i, vmovn_s16(vcombine_s16(vmovn_s32(q[0]), vmovn_s32(q[1]))));
+  }
+  for (; i < n; ++i) out[i] = (int8_t)el_quant_mul_one(x[i], inv, lo, hi);
+}
+
+const el_quant_kernels el_quant_neon = {.f32_to_q8 = f32_to_q8_neon, .q8_to_f32 = q8_to_f32_neon,
+                                        .f32_mul_to_s8 = f32_mul_to_s8_neon};
 
 #endif /* __aarch64__ */

@@ -23,7 +23,12 @@ static void q8_to_f32(const void* x, int is_unsigned, float* out, int64_t n, flo
   }
 }
 
-static const el_quant_kernels kScalar = {.f32_to_q8 = f32_to_q8, .q8_to_f32 = q8_to_f32};
+static void f32_mul_to_s8(const float* x, int8_t* out, int64_t n, float inv, float lo, float hi) {
+  for (int64_t i = 0; i < n; ++i) out[i] = (int8_t)el_quant_mul_one(x[i], inv, lo, hi);
+}
+
+static const el_quant_kernels kScalar = {
+    .f32_to_q8 = f32_to_q8, .q8_to_f32 = q8_to_f32, .f32_mul_to_s8 = f32_mul_to_s8};
 
 extern const el_quant_kernels el_quant_avx2;
 extern const el_quant_kernels el_quant_avx512;

@@ -7,10 +7,9 @@
 
 /* ---- AVX2 ----------------------------------------------------------------------------------- */
 
-EL_TARGET_AVX2 static inline __m256i quant8_avx2(__m256 x, __m256 scale, __m256 zp, __m256 lo,
-                                                 __m256 hi) {
+/* clamp(roundf(q) + zp, lo, hi) as int32 lanes. */
+EL_TARGET_AVX2 static inline __m256i round_clamp8_avx2(__m256 q, __m256 zp, __m256 lo, __m256 hi) {
   const __m256 sign = _mm256_set1_ps(-0.0f);
-  const __m256 q = _mm256_div_ps(x, scale);
   const __m256 t = _mm256_round_ps(q, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   const __m256 frac = _mm256_andnot_ps(sign, _mm256_sub_ps(q, t));
   const __m256 up =
@@ -18,6 +17,11 @@ EL_TARGET_AVX2 static inline __m256i quant8_avx2(__m256 x, __m256 scale, __m256 
   const __m256 r = _mm256_add_ps(t, _mm256_or_ps(up, _mm256_and_ps(q, sign)));
   const __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(r, zp), lo), hi);
   return _mm256_cvttps_epi32(v);
+}
+
+EL_TARGET_AVX2 static inline __m256i quant8_avx2(__m256 x, __m256 scale, __m256 zp, __m256 lo,
+                                                 __m256 hi) {
+  return round_clamp8_avx2(_mm256_div_ps(x, scale), zp, lo, hi);
 }
 
 EL_TARGET_AVX2 static void f32_to_q8_avx2(const float* x, void* out, int64_t n, int is_unsigned,
@@ -66,13 +70,28 @@ EL_TARGET_AVX2 static void q8_to_f32_avx2(const void* x, int is_unsigned, float*
   }
 }
 
-const el_quant_kernels el_quant_avx2 = {.f32_to_q8 = f32_to_q8_avx2, .q8_to_f32 = q8_to_f32_avx2};
+EL_TARGET_AVX2 static void f32_mul_to_s8_avx2(const float* x, int8_t* out, int64_t n, float inv,
+                                              float lo, float hi) {
+  const __m256 vi = _mm256_set1_ps(inv), vz = _mm256_setzero_ps();
+  const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    /* roundf(q) + 0: the added zero only turns -0 into +0, which converts alike. */
+    const __m256i a = round_clamp8_avx2(_mm256_mul_ps(_mm256_loadu_ps(x + i), vi), vz, vlo, vhi);
+    const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+    _mm_storel_epi64((__m128i*)(out + i), _mm_packs_epi16(w, w));
+  }
+  for (; i < n; ++i) out[i] = (int8_t)el_quant_mul_one(x[i], inv, lo, hi);
+}
+
+const el_quant_kernels el_quant_avx2 = {.f32_to_q8 = f32_to_q8_avx2, .q8_to_f32 = q8_to_f32_avx2,
+                                        .f32_mul_to_s8 = f32_mul_to_s8_avx2};
 
 /* ---- AVX-512 -------------------------------------------------------------------------------- */
 
-EL_TARGET_AVX512 static inline __m512i quant16_avx512(__m512 x, __m512 scale, __m512 zp,
-                                                      __m512 lo, __m512 hi) {
-  const __m512 q = _mm512_div_ps(x, scale);
+/* clamp(roundf(q) + zp, lo, hi) as int32 lanes. */
+EL_TARGET_AVX512 static inline __m512i round_clamp16_avx512(__m512 q, __m512 zp, __m512 lo,
+                                                            __m512 hi) {
   const __m512 t = _mm512_roundscale_ps(q, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
   const __m512 frac = _mm512_abs_ps(_mm512_sub_ps(q, t));
   const __mmask16 up = _mm512_cmp_ps_mask(frac, _mm512_set1_ps(0.5f), _CMP_GE_OQ);
@@ -81,6 +100,11 @@ EL_TARGET_AVX512 static inline __m512i quant16_avx512(__m512 x, __m512 scale, __
   const __m512 r = _mm512_add_ps(t, step);
   const __m512 v = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(r, zp), lo), hi);
   return _mm512_cvttps_epi32(v);
+}
+
+EL_TARGET_AVX512 static inline __m512i quant16_avx512(__m512 x, __m512 scale, __m512 zp,
+                                                      __m512 lo, __m512 hi) {
+  return round_clamp16_avx512(_mm512_div_ps(x, scale), zp, lo, hi);
 }
 
 EL_TARGET_AVX512 static void f32_to_q8_avx512(const float* x, void* out, int64_t n,
@@ -112,7 +136,19 @@ EL_TARGET_AVX512 static void q8_to_f32_avx512(const void* x, int is_unsigned, fl
   }
 }
 
+EL_TARGET_AVX512 static void f32_mul_to_s8_avx512(const float* x, int8_t* out, int64_t n,
+                                                  float inv, float lo, float hi) {
+  const __m512 vi = _mm512_set1_ps(inv), vz = _mm512_setzero_ps();
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
+    const __m512 q = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + i), vi);
+    _mm_mask_storeu_epi8(out + i, m, _mm512_cvtepi32_epi8(round_clamp16_avx512(q, vz, vlo, vhi)));
+  }
+}
+
 const el_quant_kernels el_quant_avx512 = {.f32_to_q8 = f32_to_q8_avx512,
-                                          .q8_to_f32 = q8_to_f32_avx512};
+                                          .q8_to_f32 = q8_to_f32_avx512,
+                                          .f32_mul_to_s8 = f32_mul_to_s8_avx512};
 
 #endif /* __x86_64__ */
