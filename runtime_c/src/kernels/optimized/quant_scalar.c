@@ -23,8 +23,20 @@ static void q8_to_f32(const void* x, int is_unsigned, float* out, int64_t n, flo
   }
 }
 
+/* roundf without a library call where |v| < 2^22 (the truncation and the fraction v - t are
+ * exact there); anything else, NaN included, takes el_quant_mul_one. */
 static void f32_mul_to_s8(const float* x, int8_t* out, int64_t n, float inv, float lo, float hi) {
-  for (int64_t i = 0; i < n; ++i) out[i] = (int8_t)el_quant_mul_one(x[i], inv, lo, hi);
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i] * inv;
+    if (!(v > -4194304.0f && v < 4194304.0f)) {
+      out[i] = (int8_t)el_quant_mul_one(x[i], inv, lo, hi);
+      continue;
+    }
+    const int32_t t = (int32_t)v;
+    const float frac = v - (float)t;
+    const float r = (float)(t + (frac >= 0.5f) - (frac <= -0.5f));
+    out[i] = (int8_t)(r > hi ? (int32_t)hi : (r >= lo ? (int32_t)r : (int32_t)lo));
+  }
 }
 
 static const el_quant_kernels kScalar = {
