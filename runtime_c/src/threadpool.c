@@ -62,7 +62,8 @@ struct el_threadpool {
   int max_threads;
   el_task_fn fn;
   void* arg;
-  _Alignas(64) atomic_int next_task;
+  /* The unclaimed tasks [front, back): front in the low 32 bits, back in the high ones. */
+  _Alignas(64) atomic_uint_fast64_t unclaimed;
   _Alignas(64) atomic_int stop;
   atomic_int sleepers;       /* workers blocked (or about to block) on `wake` */
   atomic_int caller_waiting; /* the caller blocked (or about to block) on `done` */
@@ -106,11 +107,30 @@ static bool spin_once(spin_clock* c, int i) {
 
 static inline unsigned generation_of(uint64_t s) { return (unsigned)(s >> 32); }
 
+/* Claims the next task: the caller from the front, workers from the back, -1 when none is left.
+ * Tasks are blocks of consecutive output rows, so the caller runs the first part of every op
+ * and the workers the last part: the rows a thread reads were mostly written by that thread in
+ * the op before, and stay in its core's cache (a shared counter interleaves the blocks, and
+ * consecutive ops then trade cache lines between cores). */
+static int claim_task(el_threadpool* p, int thread) {
+  uint_fast64_t r = atomic_load_explicit(&p->unclaimed, memory_order_relaxed);
+  for (;;) {
+    const uint32_t front = (uint32_t)r, back = (uint32_t)(r >> 32);
+    if (front >= back) return -1;
+    const uint_fast64_t next = thread == 0 ? ((uint_fast64_t)back << 32) | (front + 1u)
+                                           : ((uint_fast64_t)(back - 1u) << 32) | front;
+    if (atomic_compare_exchange_weak_explicit(&p->unclaimed, &r, next, memory_order_relaxed,
+                                              memory_order_relaxed)) {
+      return (int)(thread == 0 ? front : back - 1u);
+    }
+  }
+}
+
 /* Runs tasks until none is left; returns how many. */
 static int run_tasks(el_threadpool* p, int thread) {
   for (int ran = 0;; ++ran) {
-    const int t = atomic_fetch_add_explicit(&p->next_task, 1, memory_order_relaxed);
-    if (t >= p->tasks) return ran;
+    const int t = claim_task(p, thread);
+    if (t < 0) return ran;
     p->fn(p->arg, t, thread);
   }
 }
@@ -190,7 +210,7 @@ el_threadpool* el_threadpool_create(int threads) {
     return NULL;
   }
   atomic_init(&p->join, 0);
-  atomic_init(&p->next_task, 0);
+  atomic_init(&p->unclaimed, 0);
   atomic_init(&p->stop, 0);
   atomic_init(&p->sleepers, 0);
   atomic_init(&p->caller_waiting, 0);
@@ -265,7 +285,7 @@ void el_threadpool_run(el_threadpool* p, int tasks, int max_threads, el_task_fn 
   p->max_threads = max_threads < p->threads ? max_threads : p->threads;
   p->fn = fn;
   p->arg = arg;
-  atomic_store_explicit(&p->next_task, 0, memory_order_relaxed);
+  atomic_store_explicit(&p->unclaimed, (uint_fast64_t)(uint32_t)tasks << 32, memory_order_relaxed);
   const unsigned gen = generation_of(atomic_load_explicit(&p->join, memory_order_relaxed)) + 1u;
   atomic_store(&p->join, ((uint64_t)gen << 32) | kOpen);
   if (atomic_load(&p->sleepers) > 0) {
