@@ -78,6 +78,7 @@ typedef struct el_opt_conv {
   el_opt_scratch edges;
   /* float path */
   const el_fgemm_kernels* fk;
+  const el_quant_kernels* quant; /* hybrid: the input quantization step */
   float* fbias;
   float act_lo, act_hi;
   /* hybrid path: the weight sums are in `bias`, the float bias in `fbias` */
@@ -325,6 +326,7 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   s->channel_scales = aq->scale->data;
   s->per_channel_scales = aq->scale->size > 1;
   s->qk = el_qgemm_kernels_for(el_context_isa(ctx));
+  s->quant = el_quant_kernels_for(el_context_isa(ctx));
   const el_qgemm_kernels* qk = s->qk;
   s->is_unsigned = 0;
   s->kp = el_qgemm_kp(qk, g->kdim);
@@ -529,7 +531,7 @@ static void hybrid_quantize(const el_opt_conv* s, const float* in, int8_t* q, fl
     if (s->asymmetric) {
       el_opt_hybrid_quantize_asymmetric(src, image, dst, &scales[b], &zero_points[b]);
     } else {
-      el_opt_hybrid_quantize_symmetric(src, image, dst, &scales[b]);
+      el_opt_hybrid_quantize_symmetric_with(s->quant, src, image, dst, &scales[b]);
       scales[b] *= s->channel_scales[0];
       zero_points[b] = 0;
     }

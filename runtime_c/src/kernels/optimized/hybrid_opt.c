@@ -123,12 +123,6 @@ void el_opt_hybrid_quantize_symmetric_with(const el_quant_kernels* k, const floa
   k->f32_mul_to_s8(values, quantized, size, inv, -127.0f, 127.0f);
 }
 
-void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* quantized,
-                                      float* scaling_factor) {
-  el_opt_hybrid_quantize_symmetric_with(el_quant_kernels_for(EL_ISA_SCALAR), values, size,
-                                        quantized, scaling_factor);
-}
-
 void el_opt_hybrid_quantize_asymmetric(const float* values, int size, int8_t* quantized,
                                        float* scaling_factor, int32_t* zero_point) {
   float lo, hi;

@@ -8,9 +8,8 @@
 
 #include "kernels/optimized/quant_kernels.h"
 
-void el_opt_hybrid_quantize_symmetric(const float* values, int size, int8_t* quantized,
-                                      float* scaling_factor);
-/* As above, the quantization step in the vector body `k` (quant_kernels.h) of an ISA level. */
+/* Symmetric quantization of one row, its quantization step in the vector body `k`
+ * (quant_kernels.h) of an ISA level. */
 void el_opt_hybrid_quantize_symmetric_with(const el_quant_kernels* k, const float* values, int size,
                                            int8_t* quantized, float* scaling_factor);
 void el_opt_hybrid_quantize_asymmetric(const float* values, int size, int8_t* quantized,
