@@ -2,7 +2,7 @@
 where the optimized outputs leave the reference bits (or, for float, the tolerance)."""
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -32,3 +32,14 @@ def difference(ours: Sequence[np.ndarray], ref: Sequence[np.ndarray], float_tol:
             k = int(bad[0]) if bad.size else 0
             return f"output {i}: {bad.size} of {b.size} differ, first at {k}: {a.ravel()[k]} != {b.ravel()[k]}"
     return None
+
+
+def readable_tensors(it: Any) -> Dict[int, np.ndarray]:
+    """Every tensor of an invoked interpreter that get_tensor can read, by index."""
+    values = {}
+    for det in it.get_tensor_details():
+        try:
+            values[det["index"]] = it.get_tensor(det["index"])
+        except ValueError:
+            continue
+    return values

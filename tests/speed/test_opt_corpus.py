@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from .diffrun import readable_tensors
+
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 FLOAT_TOL = 1e-4
 
@@ -38,12 +40,7 @@ def _all_tensors(interpreter_cls, path, inputs, **kwargs):
     for det, x in zip(it.get_input_details(), inputs):
         it.set_tensor(det["index"], x)
     it.invoke()
-    values = {}
-    for det in it.get_tensor_details():
-        try:
-            values[det["index"]] = it.get_tensor(det["index"])
-        except ValueError:
-            continue
+    values = readable_tensors(it)
     outputs = [it.get_tensor(d["index"]) for d in it.get_output_details()]
     return values, outputs
 

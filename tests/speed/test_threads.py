@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .diffrun import difference, run
+from .diffrun import difference, readable_tensors, run
 from .opcases import cases
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -21,13 +21,7 @@ def _every_tensor(it, x: np.ndarray) -> dict:
     """Every readable tensor after one invoke on x."""
     it.set_tensor(it.get_input_details()[0]["index"], x)
     it.invoke()
-    values = {}
-    for det in it.get_tensor_details():
-        try:
-            values[det["index"]] = it.get_tensor(det["index"])
-        except ValueError:
-            continue
-    return values
+    return readable_tensors(it)
 
 
 @pytest.mark.filterwarnings("ignore:Warning. .experimental_preserve_all_tensors")
