@@ -1,6 +1,6 @@
 """Whole models: the corpus and the MLPerf Tiny models, set_tensor + invoke per inference, on
-edgelite and LiteRT 2.3 (default / without default delegates) in the same session; the
-MobileNets also on two threads (tflite-runtime 2.14: bench_tflite_runtime.py).
+edgelite and LiteRT 2.3 (default / without default delegates) in the same session, on
+one thread (two threads: bench_threads.py; tflite-runtime 2.14: bench_tflite_runtime.py).
 
 Run: PYTHONPATH=bindings python -m pytest benchmarks/bench_models.py --benchmark-json=models.json
 then python benchmarks/ratios.py models.json (writes benchmarks/RESULTS.md).

@@ -37,7 +37,8 @@ TINY_MODELS = ["tiny_vww_96_int8", "tiny_vww_96_float", "tiny_kws_ref_model", "t
                "tiny_pretrainedResnet_large_float", "tiny_ad01_int8", "tiny_ad01_fp32", "tiny_str_ww_ref_model",
                "tiny_toycar_model_ToyCar_quant", "tiny_toycar_model_ToyCar_quant_fullint"]
 MOBILENETS = ["mobilenet_v1_int8", "mobilenet_v2_int8", "mobilenet_v1_f32", "mobilenet_v2_f32"]
-MODEL_CASES = [(name, 1) for name in CORPUS_MODELS + TINY_MODELS] + [(name, 2) for name in MOBILENETS]
+# One thread: the two-thread speed-up is bench_threads.py's, one and two threads interleaved.
+MODEL_CASES = [(name, 1) for name in CORPUS_MODELS + TINY_MODELS]
 OVERHEAD_MODEL = "tflm_hello_world_int8"
 OVERHEAD_CALLS = ("set_tensor", "invoke", "get_tensor", "tensor_view", "set_invoke_get")
 # Calls per timed round of the overhead cases, the same for every runtime: a calibration that
