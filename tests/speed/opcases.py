@@ -145,14 +145,47 @@ def _small_cin_geometry(rng: np.random.Generator):
     return b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout
 
 
+def _float_taps_geometry(rng: np.random.Generator):
+    """Float convolutions reading filter rows in place: small padded images (copied with their
+    border), images past that copy's bound (runs leaving the image gathered per tile), no
+    padding, 1x1 with stride, dilation along y, and dilation along x (im2col instead)."""
+    if rng.random() < 0.1:
+        (b, h, w, cin), (kh, kw), s, pad, cout = _NAMED_CONVS[int(rng.integers(0, len(_NAMED_CONVS)))]
+        return b, h, w, cin, kh, kw, s, s, 1, 1, pad, cout
+    b = int(_pick(rng, (1, 1, 1, 2)))
+    cin = int(_pick(rng, (1, 2, 3, 3, 4, 5, 8, 16, 24)))
+    kh, kw = _pick(rng, ((3, 3), (3, 3), (5, 5), (1, 1), (1, 3), (3, 1), (10, 4), (2, 2), (7, 7)))
+    h, sh, dh, pad = _window(rng, kh)
+    w, sw, dw, pad_w = _window(rng, kw)
+    if pad != pad_w:
+        pad = "SAME"
+    dw = dw if rng.random() < 0.2 else 1
+    if rng.random() < 0.4:
+        # past the padded copy's 16384 floats
+        side = int(np.ceil(np.sqrt(17000 / (b * cin)))) + int(rng.integers(0, 6))
+        h, w = side + int(rng.integers(-3, 4)), side + int(rng.integers(-3, 4))
+    else:
+        h, w = h + int(rng.integers(0, 12)), w + int(rng.integers(0, 12))
+    if pad == "VALID" and ((kh - 1) * dh + 1 > h or (kw - 1) * dw + 1 > w):
+        pad = "SAME"
+    cout = int(_pick(rng, (1, 8, 16, 17, 32, 33, 48, 64, 80)))
+    pixels = b * _out_extent(h, kh, sh, dh, pad) * _out_extent(w, kw, sw, dw, pad)
+    while pixels * kh * kw * cin * cout > 2_000_000 and cout > 1:
+        cout = (cout + 1) // 2
+    return b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout
+
+
 def conv(dtype: str, ties: bool = False, wrap: bool = False,
-         small_cin: bool = False) -> Callable[[np.random.Generator], Case]:
+         small_cin: bool = False, float_taps: bool = False) -> Callable[[np.random.Generator], Case]:
     """CONV_2D: int8 (per-channel or per-tensor), uint8, or float32; `ties` as in fully_connected;
-    `small_cin` draws the few-input-channel geometries of _small_cin_geometry."""
+    `small_cin` draws the few-input-channel geometries of _small_cin_geometry, `float_taps` those
+    of _float_taps_geometry."""
 
     def gen(rng: np.random.Generator) -> Case:
         if small_cin:
             b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout = _small_cin_geometry(rng)
+        elif float_taps:
+            b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout = _float_taps_geometry(rng)
         else:
             b = int(_pick(rng, (1, 1, 2)))
             pointwise = rng.random() < 0.3
@@ -167,7 +200,7 @@ def conv(dtype: str, ties: bool = False, wrap: bool = False,
             cin, cout = _channels(rng), _channels(rng)
         act = _pick(rng, ACTIVATIONS)
         oh, ow = _out_extent(h, kh, sh, dh, pad), _out_extent(w, kw, sw, dw, pad)
-        while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1 and not small_cin:
+        while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1 and not (small_cin or float_taps):
             cin = max(1, cin // 2)
         opts = options("Conv2D", padding=pad, stride_w=sw, stride_h=sh, dilation_w_factor=dw,
                        dilation_h_factor=dh, fused_activation_function=act)
@@ -755,6 +788,7 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "CONV_2D_SMALL_CIN": [conv("int8", small_cin=True), conv("int8", small_cin=True),
                           conv("int8", wrap=True, small_cin=True), conv("uint8", small_cin=True),
                           conv("float32", small_cin=True)],
+    "CONV_2D_FLOAT": [conv("float32", float_taps=True)],
     "CONV_2D_HYBRID": [conv_hybrid(False), conv_hybrid(True)],
     "DEPTHWISE_CONV_2D": [depthwise("int8"), depthwise("int8"), depthwise("uint8"), depthwise("float32"),
                           depthwise("int8", wrap=True), depthwise("int8", few_channels=True),

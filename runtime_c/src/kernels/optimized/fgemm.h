@@ -1,6 +1,7 @@
 /* Float matrix products behind the optimized float32 CONV_2D and FULLY_CONNECTED:
  * out[m][n] = clamp(bias[n] + sum_k A[m][k] * W[n][k]). Weights are packed once, in prepare, in
- * blocks of 16 output channels ([k][16] floats, padded channels zero). */
+ * blocks of 16 output channels ([k][16] floats, padded channels zero). Every output is summed in
+ * k order from its bias whichever entry computes it. */
 #ifndef EDGELITE_KERNELS_OPTIMIZED_FGEMM_H_
 #define EDGELITE_KERNELS_OPTIMIZED_FGEMM_H_
 
@@ -19,6 +20,11 @@ typedef struct el_fgemm_kernels {
   /* One row: out[j] = clamp(bias[j] + sum_i a[i] * W[j][i]) for j < n (n <= EL_FGEMM_CHUNK). */
   void (*gemv)(int k, const float* a, const float* w, size_t block_bytes, int n, const float* bias,
                float lo, float hi, float* out);
+  /* Indirect form of gemm: row r of A is `taps` runs of tap_len floats (k = taps * tap_len),
+   * run t at a[t * mr + r], so a convolution reads its filter rows in place. */
+  void (*igemm)(int taps, int tap_len, const float* const* a, int rows, const float* w,
+                size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,
+                ptrdiff_t out_stride);
 } el_fgemm_kernels;
 
 const el_fgemm_kernels* el_fgemm_kernels_for(el_isa isa);

@@ -15,19 +15,22 @@ void el_fgemm_pack(const float* w, int n, int k, float* packed) {
 
 enum { MR = 4 };
 
-static void gemm(int k, const float* const* a, int rows, const float* w, size_t block_bytes, int n,
-                 const float* bias, float lo, float hi, float* out, ptrdiff_t out_stride) {
+static void igemm(int taps, int tap_len, const float* const* a, int rows, const float* w,
+                  size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,
+                  ptrdiff_t out_stride) {
   for (int c = 0; c < n; c += EL_FGEMM_NR) {
     const float* wb = (const float*)((const char*)w + (size_t)(c / EL_FGEMM_NR) * block_bytes);
     const int count = n - c < EL_FGEMM_NR ? n - c : EL_FGEMM_NR;
     for (int r = 0; r < rows; ++r) {
       float s[EL_FGEMM_NR];
       for (int j = 0; j < EL_FGEMM_NR; ++j) s[j] = bias[c + j];
-      const float* ar = a[r];
-      for (int i = 0; i < k; ++i) {
-        const float x = ar[i];
-        const float* wr = wb + (size_t)i * EL_FGEMM_NR;
-        for (int j = 0; j < EL_FGEMM_NR; ++j) s[j] += x * wr[j];
+      const float* wr = wb;
+      for (int t = 0; t < taps; ++t) {
+        const float* ar = a[t * MR + r];
+        for (int i = 0; i < tap_len; ++i, wr += EL_FGEMM_NR) {
+          const float x = ar[i];
+          for (int j = 0; j < EL_FGEMM_NR; ++j) s[j] += x * wr[j];
+        }
       }
       float* o = out + r * out_stride + c;
       for (int j = 0; j < count; ++j) o[j] = s[j] < lo ? lo : (s[j] > hi ? hi : s[j]);
@@ -35,12 +38,17 @@ static void gemm(int k, const float* const* a, int rows, const float* w, size_t 
   }
 }
 
+static void gemm(int k, const float* const* a, int rows, const float* w, size_t block_bytes, int n,
+                 const float* bias, float lo, float hi, float* out, ptrdiff_t out_stride) {
+  igemm(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
+}
+
 static void gemv(int k, const float* a, const float* w, size_t block_bytes, int n,
                  const float* bias, float lo, float hi, float* out) {
   gemm(k, &a, 1, w, block_bytes, n, bias, lo, hi, out, 0);
 }
 
-const el_fgemm_kernels el_fgemm_scalar = {MR, gemm, gemv};
+const el_fgemm_kernels el_fgemm_scalar = {MR, gemm, gemv, igemm};
 
 extern const el_fgemm_kernels el_fgemm_avx2;
 extern const el_fgemm_kernels el_fgemm_avx512;

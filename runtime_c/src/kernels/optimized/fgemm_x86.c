@@ -15,37 +15,42 @@ EL_TARGET_AVX2 static inline void store8(float* dst, __m256 v, int count) {
   }
 }
 
-EL_TARGET_AVX2 static void gemm_avx2(int k, const float* const* a, int rows, const float* w,
-                                     size_t block_bytes, int n, const float* bias, float lo,
-                                     float hi, float* out, ptrdiff_t out_stride) {
+EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const* a, int rows,
+                                      const float* w, size_t block_bytes, int n, const float* bias,
+                                      float lo, float hi, float* out, ptrdiff_t out_stride) {
   const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const size_t tap_floats = (size_t)tap_len * 16;
   for (int c = 0; c < n; c += 16) {
     const float* wb = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const __m256 bl = _mm256_loadu_ps(bias + c), bh = _mm256_loadu_ps(bias + c + 8);
     __m256 c0l = bl, c0h = bh, c1l = bl, c1h = bh, c2l = bl, c2h = bh;
     __m256 c3l = bl, c3h = bh, c4l = bl, c4h = bh, c5l = bl, c5h = bh;
-    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-    for (int i = 0; i < k; ++i) {
-      const __m256 wl = _mm256_loadu_ps(wb + (size_t)i * 16);
-      const __m256 wh = _mm256_loadu_ps(wb + (size_t)i * 16 + 8);
-      __m256 x = _mm256_broadcast_ss(a0 + i);
-      c0l = _mm256_fmadd_ps(x, wl, c0l);
-      c0h = _mm256_fmadd_ps(x, wh, c0h);
-      x = _mm256_broadcast_ss(a1 + i);
-      c1l = _mm256_fmadd_ps(x, wl, c1l);
-      c1h = _mm256_fmadd_ps(x, wh, c1h);
-      x = _mm256_broadcast_ss(a2 + i);
-      c2l = _mm256_fmadd_ps(x, wl, c2l);
-      c2h = _mm256_fmadd_ps(x, wh, c2h);
-      x = _mm256_broadcast_ss(a3 + i);
-      c3l = _mm256_fmadd_ps(x, wl, c3l);
-      c3h = _mm256_fmadd_ps(x, wh, c3h);
-      x = _mm256_broadcast_ss(a4 + i);
-      c4l = _mm256_fmadd_ps(x, wl, c4l);
-      c4h = _mm256_fmadd_ps(x, wh, c4h);
-      x = _mm256_broadcast_ss(a5 + i);
-      c5l = _mm256_fmadd_ps(x, wl, c5l);
-      c5h = _mm256_fmadd_ps(x, wh, c5h);
+    for (int t = 0; t < taps; ++t) {
+      const float* const* at = a + t * MR;
+      const float *a0 = at[0], *a1 = at[1], *a2 = at[2], *a3 = at[3], *a4 = at[4], *a5 = at[5];
+      const float* wt = wb + (size_t)t * tap_floats;
+      for (int i = 0; i < tap_len; ++i) {
+        const __m256 wl = _mm256_loadu_ps(wt + (size_t)i * 16);
+        const __m256 wh = _mm256_loadu_ps(wt + (size_t)i * 16 + 8);
+        __m256 x = _mm256_broadcast_ss(a0 + i);
+        c0l = _mm256_fmadd_ps(x, wl, c0l);
+        c0h = _mm256_fmadd_ps(x, wh, c0h);
+        x = _mm256_broadcast_ss(a1 + i);
+        c1l = _mm256_fmadd_ps(x, wl, c1l);
+        c1h = _mm256_fmadd_ps(x, wh, c1h);
+        x = _mm256_broadcast_ss(a2 + i);
+        c2l = _mm256_fmadd_ps(x, wl, c2l);
+        c2h = _mm256_fmadd_ps(x, wh, c2h);
+        x = _mm256_broadcast_ss(a3 + i);
+        c3l = _mm256_fmadd_ps(x, wl, c3l);
+        c3h = _mm256_fmadd_ps(x, wh, c3h);
+        x = _mm256_broadcast_ss(a4 + i);
+        c4l = _mm256_fmadd_ps(x, wl, c4l);
+        c4h = _mm256_fmadd_ps(x, wh, c4h);
+        x = _mm256_broadcast_ss(a5 + i);
+        c5l = _mm256_fmadd_ps(x, wl, c5l);
+        c5h = _mm256_fmadd_ps(x, wh, c5h);
+      }
     }
     const __m256 accs[MR][2] = {{c0l, c0h}, {c1l, c1h}, {c2l, c2h},
                                 {c3l, c3h}, {c4l, c4h}, {c5l, c5h}};
@@ -58,17 +63,24 @@ EL_TARGET_AVX2 static void gemm_avx2(int k, const float* const* a, int rows, con
   }
 }
 
+EL_TARGET_AVX2 static void gemm_avx2(int k, const float* const* a, int rows, const float* w,
+                                     size_t block_bytes, int n, const float* bias, float lo,
+                                     float hi, float* out, ptrdiff_t out_stride) {
+  igemm_avx2(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
+}
+
 EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m512 hi, int count) {
   if (count <= 0) return;
   const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));
   _mm512_mask_storeu_ps(dst, keep, _mm512_min_ps(_mm512_max_ps(v, lo), hi));
 }
 
-EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows, const float* w,
-                                         size_t block_bytes, int n, const float* bias, float lo,
-                                         float hi, float* out, ptrdiff_t out_stride) {
+EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a, int rows,
+                                          const float* w, size_t block_bytes, int n,
+                                          const float* bias, float lo, float hi, float* out,
+                                          ptrdiff_t out_stride) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
+  const size_t tap_floats = (size_t)tap_len * 16;
   int c = 0;
   for (; c + 16 < n; c += 32) {
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
@@ -76,27 +88,33 @@ EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows,
     const __m512 b0 = _mm512_loadu_ps(bias + c), b1 = _mm512_loadu_ps(bias + c + 16);
     __m512 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1;
     __m512 c30 = b0, c31 = b1, c40 = b0, c41 = b1, c50 = b0, c51 = b1;
-    for (int i = 0; i < k; ++i) {
-      const __m512 wa = _mm512_loadu_ps(w0 + (size_t)i * 16);
-      const __m512 wb = _mm512_loadu_ps(w1 + (size_t)i * 16);
-      __m512 x = _mm512_set1_ps(a0[i]);
-      c00 = _mm512_fmadd_ps(x, wa, c00);
-      c01 = _mm512_fmadd_ps(x, wb, c01);
-      x = _mm512_set1_ps(a1[i]);
-      c10 = _mm512_fmadd_ps(x, wa, c10);
-      c11 = _mm512_fmadd_ps(x, wb, c11);
-      x = _mm512_set1_ps(a2[i]);
-      c20 = _mm512_fmadd_ps(x, wa, c20);
-      c21 = _mm512_fmadd_ps(x, wb, c21);
-      x = _mm512_set1_ps(a3[i]);
-      c30 = _mm512_fmadd_ps(x, wa, c30);
-      c31 = _mm512_fmadd_ps(x, wb, c31);
-      x = _mm512_set1_ps(a4[i]);
-      c40 = _mm512_fmadd_ps(x, wa, c40);
-      c41 = _mm512_fmadd_ps(x, wb, c41);
-      x = _mm512_set1_ps(a5[i]);
-      c50 = _mm512_fmadd_ps(x, wa, c50);
-      c51 = _mm512_fmadd_ps(x, wb, c51);
+    for (int t = 0; t < taps; ++t) {
+      const float* const* at = a + t * MR;
+      const float *a0 = at[0], *a1 = at[1], *a2 = at[2], *a3 = at[3], *a4 = at[4], *a5 = at[5];
+      const float* wt0 = w0 + (size_t)t * tap_floats;
+      const float* wt1 = w1 + (size_t)t * tap_floats;
+      for (int i = 0; i < tap_len; ++i) {
+        const __m512 wa = _mm512_loadu_ps(wt0 + (size_t)i * 16);
+        const __m512 wb = _mm512_loadu_ps(wt1 + (size_t)i * 16);
+        __m512 x = _mm512_set1_ps(a0[i]);
+        c00 = _mm512_fmadd_ps(x, wa, c00);
+        c01 = _mm512_fmadd_ps(x, wb, c01);
+        x = _mm512_set1_ps(a1[i]);
+        c10 = _mm512_fmadd_ps(x, wa, c10);
+        c11 = _mm512_fmadd_ps(x, wb, c11);
+        x = _mm512_set1_ps(a2[i]);
+        c20 = _mm512_fmadd_ps(x, wa, c20);
+        c21 = _mm512_fmadd_ps(x, wb, c21);
+        x = _mm512_set1_ps(a3[i]);
+        c30 = _mm512_fmadd_ps(x, wa, c30);
+        c31 = _mm512_fmadd_ps(x, wb, c31);
+        x = _mm512_set1_ps(a4[i]);
+        c40 = _mm512_fmadd_ps(x, wa, c40);
+        c41 = _mm512_fmadd_ps(x, wb, c41);
+        x = _mm512_set1_ps(a5[i]);
+        c50 = _mm512_fmadd_ps(x, wa, c50);
+        c51 = _mm512_fmadd_ps(x, wb, c51);
+      }
     }
     const __m512 accs[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
                                 {c30, c31}, {c40, c41}, {c50, c51}};
@@ -110,18 +128,29 @@ EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows,
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const __m512 b0 = _mm512_loadu_ps(bias + c);
     __m512 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0;
-    for (int i = 0; i < k; ++i) {
-      const __m512 wa = _mm512_loadu_ps(w0 + (size_t)i * 16);
-      c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[i]), wa, c0);
-      c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[i]), wa, c1);
-      c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[i]), wa, c2);
-      c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[i]), wa, c3);
-      c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[i]), wa, c4);
-      c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[i]), wa, c5);
+    for (int t = 0; t < taps; ++t) {
+      const float* const* at = a + t * MR;
+      const float *a0 = at[0], *a1 = at[1], *a2 = at[2], *a3 = at[3], *a4 = at[4], *a5 = at[5];
+      const float* wt0 = w0 + (size_t)t * tap_floats;
+      for (int i = 0; i < tap_len; ++i) {
+        const __m512 wa = _mm512_loadu_ps(wt0 + (size_t)i * 16);
+        c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[i]), wa, c0);
+        c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[i]), wa, c1);
+        c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[i]), wa, c2);
+        c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[i]), wa, c3);
+        c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[i]), wa, c4);
+        c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[i]), wa, c5);
+      }
     }
     const __m512 accs[MR] = {c0, c1, c2, c3, c4, c5};
     for (int r = 0; r < rows; ++r) store16(out + r * out_stride + c, accs[r], vlo, vhi, n - c);
   }
+}
+
+EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows, const float* w,
+                                         size_t block_bytes, int n, const float* bias, float lo,
+                                         float hi, float* out, ptrdiff_t out_stride) {
+  igemm_avx512(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
 /* One row. Each output is summed in k order from its bias, exactly as a row of the tiled
@@ -175,7 +204,7 @@ EL_TARGET_AVX512 static void gemv_avx512(int k, const float* a, const float* w, 
   for (int b = 0; b < nb; ++b) store16(out + 16 * b, s[b], vlo, vhi, n - 16 * b);
 }
 
-const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2};
-const el_fgemm_kernels el_fgemm_avx512 = {MR, gemm_avx512, gemv_avx512};
+const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2, igemm_avx2};
+const el_fgemm_kernels el_fgemm_avx512 = {MR, gemm_avx512, gemv_avx512, igemm_avx512};
 
 #endif /* __x86_64__ */
