@@ -21,6 +21,10 @@ typedef struct el_node {
   int initialized;       /* init ran, so free must run */
   int unresolved;        /* a custom op nobody registered */
   void* owned_builtin;   /* builtin_data we allocated (freed with the node) */
+  /* pad_fold.h, per allocate_tensors: a PAD the convolution after it took on (not run), and
+   * the tensor + 1 a convolution reads in place of its input 0 (0: its own input). */
+  int pad_folded;
+  int pad_source;
 } el_node;
 
 typedef struct el_tensor_extra {

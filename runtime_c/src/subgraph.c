@@ -221,8 +221,15 @@ static el_status plan_arena(el_subgraph* sg, int prepared) {
     }
   }
   for (int step = 0; step < prepared; ++step) {
-    const TfLiteNode* nd = &sg->nodes[sg->plan->data[step]]->node;
+    const el_node* n = sg->nodes[sg->plan->data[step]];
+    const TfLiteNode* nd = &n->node;
+    if (n->pad_folded) continue; /* its output is read by nobody: no memory */
     touch_list(sg, s, nd->inputs, step);
+    if (n->pad_source > 0) {
+      /* It reads the unpadded tensor, not its input 0 (which then has no lifetime at all). */
+      if (nd->inputs->data[0] >= 0) s[nd->inputs->data[0]] = (span){INT_MAX, -1};
+      if (is_arena_tensor(sg, n->pad_source - 1)) touch(s, n->pad_source - 1, step);
+    }
     touch_list(sg, s, nd->outputs, step);
     touch_list(sg, s, nd->temporaries, step);
     touch_list(sg, s, nd->intermediates, step);
@@ -330,6 +337,10 @@ el_status el_subgraph_allocate(el_subgraph* sg) {
   clear_uses(sg);
   if (apply_pending_resizes(sg) != kTfLiteOk) return EL_RUNTIME_ERROR;
   mark_subgraph_inputs(sg);
+  for (int i = 0; i < sg->num_nodes; ++i) {
+    sg->nodes[i]->pad_folded = 0;
+    sg->nodes[i]->pad_source = 0;
+  }
   sg->deferred_from = -1;
   sg->deferred_prepared = 0;
   sg->preparing = 1;
@@ -419,7 +430,7 @@ static TfLiteStatus read_back(el_subgraph* sg, TfLiteTensor* tensor) {
 static TfLiteStatus check_inputs(el_subgraph* sg, const el_node* n) {
   const TfLiteNode* nd = &n->node;
   for (int k = 0; k < nd->inputs->size; ++k) {
-    int t = nd->inputs->data[k];
+    int t = k == 0 && n->pad_source > 0 ? n->pad_source - 1 : nd->inputs->data[k];
     if (t == kTfLiteOptionalTensor) continue;
     TfLiteTensor* tensor = &sg->ctx.tensors[t];
     if (tensor->delegate != nd->delegate && read_back(sg, tensor) != kTfLiteOk) return kTfLiteError;
@@ -460,6 +471,7 @@ el_status el_subgraph_invoke(el_subgraph* sg) {
         break;
       }
     }
+    if (n->pad_folded) continue;
     const int64_t start_ns = sg->interp->profiling ? el_now_ns() : 0;
     if (check_inputs(sg, n) != kTfLiteOk || n->reg.invoke == NULL ||
         n->reg.invoke(&sg->ctx, &n->node) != kTfLiteOk) {

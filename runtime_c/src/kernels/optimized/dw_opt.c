@@ -11,6 +11,7 @@
 #include "kernels/optimized/dw_kernels.h"
 #include "kernels/optimized/opt_kernels.h"
 #include "kernels/quant_util.h"
+#include "pad_fold.h"
 
 typedef enum dw_path { PATH_REFERENCE = 0, PATH_Q8 = 1, PATH_F32 = 2 } dw_path;
 
@@ -47,6 +48,7 @@ typedef struct el_opt_dw {
   uint8_t* padded_buffer;
   size_t padded_cap;
   int pad_rows, pad_cols; /* its extent */
+  int input; /* the tensor the taps read: input 0, or the input of a PAD folded in (pad_fold.h) */
 } el_opt_dw;
 
 static void* opt_dw_init(TfLiteContext* ctx, const char* buf, size_t len) {
@@ -213,20 +215,26 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
       el_num_elements(filter) == 0) {
     return kTfLiteOk;
   }
-  s->batches = input->dims->data[0];
-  s->in_h = input->dims->data[1];
-  s->in_w = input->dims->data[2];
-  s->channels = input->dims->data[3];
-  s->out_h = output->dims->data[1];
-  s->out_w = output->dims->data[2];
   s->kh = filter->dims->data[1];
   s->kw = filter->dims->data[2];
   s->sh = params->stride_height;
   s->sw = params->stride_width;
   s->dh = params->dilation_height_factor;
   s->dw = params->dilation_width_factor;
-  s->pad_h = s->ref.padding.height;
-  s->pad_w = s->ref.padding.width;
+  /* A PAD before this VALID convolution becomes its leading rows and columns. */
+  el_pad_fold fold;
+  const int folded = input->type == filter->type &&
+                     el_pad_fold_find(ctx, node, s->dh * (s->kh - 1), s->dw * (s->kw - 1), &fold);
+  const TfLiteTensor* image = folded ? &ctx->tensors[fold.src] : input;
+  s->input = folded ? fold.src : node->inputs->data[0];
+  s->batches = image->dims->data[0];
+  s->in_h = image->dims->data[1];
+  s->in_w = image->dims->data[2];
+  s->channels = image->dims->data[3];
+  s->out_h = output->dims->data[1];
+  s->out_w = output->dims->data[2];
+  s->pad_h = folded ? fold.top : s->ref.padding.height;
+  s->pad_w = folded ? fold.left : s->ref.padding.width;
   if (s->kh * s->kw > MAX_TAPS) return kTfLiteOk;
   s->stride = (s->channels + 15) / 16 * 16;
   s->k = el_dw_kernels_for(el_context_isa(ctx));
@@ -239,13 +247,14 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
      * dot products) is arithmetic modulo 2^32, as the reference kernel's wrapping sums are, so
      * the accumulators equal the reference's bit for bit even when they wrap. */
     EL_ENSURE_OK(ctx, prepare_q8(ctx, node, s, input, filter, bias, output));
-    return prepare_padded(ctx, s, 1);
-  }
-  if (t == kTfLiteFloat32 && filter->type == kTfLiteFloat32 && output->type == kTfLiteFloat32) {
+    EL_ENSURE_OK(ctx, prepare_padded(ctx, s, 1));
+  } else if (t == kTfLiteFloat32 && filter->type == kTfLiteFloat32 && output->type == kTfLiteFloat32) {
     EL_ENSURE_OK(ctx, prepare_f32(ctx, node, s, filter, bias));
-    return prepare_padded(ctx, s, sizeof(float));
+    EL_ENSURE_OK(ctx, prepare_padded(ctx, s, sizeof(float)));
+  } else if (s->path == PATH_Q8) {
+    EL_ENSURE_OK(ctx, prepare_padded(ctx, s, 1));
   }
-  if (s->path == PATH_Q8) return prepare_padded(ctx, s, 1);
+  if (folded && s->path != PATH_REFERENCE) el_pad_fold_accept(ctx, node, &fold);
   return kTfLiteOk;
 }
 
@@ -330,7 +339,7 @@ static void dw_task(void* arg, int task, int thread) {
 static TfLiteStatus opt_dw_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const el_opt_dw* s = (const el_opt_dw*)node->user_data;
   if (s->path == PATH_REFERENCE) return el_ref_depthwise_conv_2d.invoke(ctx, node);
-  const TfLiteTensor* input = &ctx->tensors[node->inputs->data[0]];
+  const TfLiteTensor* input = &ctx->tensors[s->input];
   TfLiteTensor* output = &ctx->tensors[node->outputs->data[0]];
   dw_job j;
   j.s = s;
