@@ -1,9 +1,10 @@
 /* Optimized CONV_2D: the convolution as a matrix product of im2col rows (one per output pixel)
  * with weights packed once in prepare. Rows are gathered per micro tile into per-thread scratch,
  * except on the indirect path (AVX-512 VNNI, int8) where the kernel reads every tap in place
- * through a table of tap offsets built in prepare, and a 1x1 stride-1 convolution reads its rows
- * straight from the input. A tap is one input pixel's channels when they are a multiple of 4,
- * else a whole filter row (row taps).
+ * through a table of tap offsets built in prepare, float32 with dilation 1 along x, whose kernel
+ * reads each filter row in place through pointers made per tile (fconv_taps.h), and a 1x1
+ * stride-1 convolution, which reads its rows straight from the input. An int8 tap is one input
+ * pixel's channels when they are a multiple of 4, else a whole filter row (row taps).
  *
  * int8 (per-channel) and uint8 (per-tensor) give the reference bits: the accumulators are the
  * same integers and the requantization is the reference one. Float32 sums in another order, so
@@ -17,6 +18,7 @@
 #include "kernels/conv.h"
 #include "kernels/kernels.h"
 #include "kernels/optimized/conv_geom.h"
+#include "kernels/optimized/fconv_taps.h"
 #include "kernels/optimized/fgemm.h"
 #include "kernels/optimized/hybrid_opt.h"
 #include "kernels/optimized/opt_kernels.h"
@@ -83,6 +85,13 @@ typedef struct el_opt_conv {
   const el_quant_kernels* quant; /* hybrid: the input quantization step */
   float* fbias;
   float act_lo, act_hi;
+  int f32_taps; /* filter rows read in place (fconv_taps.h), not gathered by im2col */
+  float* fzeros; /* kw * in_c zeros: the taps of filter rows outside the image */
+  size_t fzeros_cap;
+  float* fpadded; /* small images: the padded copy the taps read (NULL: the input) */
+  float* fpadded_buffer;
+  size_t fpadded_cap;
+  el_conv_geom fpadded_geom;
   /* hybrid path: the weight sums are in `bias`, the float bias in `fbias` */
   el_opt_scratch qinput; /* the quantized input, then per batch its scale and zero point */
   size_t qinput_bytes;
@@ -283,6 +292,30 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
   return kTfLiteOk;
 }
 
+/* The zero run of filter rows outside the image and, for small padded images, the padded copy
+ * with its zero border. */
+static TfLiteStatus prepare_f32_taps(TfLiteContext* ctx, el_opt_conv* s) {
+  const el_conv_geom* g = &s->g;
+  const size_t run = (size_t)g->kw * (size_t)g->in_c * sizeof(float);
+  if (s->fzeros_cap < run) {
+    s->fzeros = (float*)el_opt_persistent(ctx, run);
+    EL_ENSURE(ctx, s->fzeros != NULL);
+    s->fzeros_cap = run;
+  }
+  memset(s->fzeros, 0, run);
+  const int64_t floats = el_fconv_padded_geom(g, &s->fpadded_geom);
+  if (floats == 0 || floats > EL_FCONV_PADDED_MAX_FLOATS) return kTfLiteOk;
+  const size_t bytes = (size_t)floats * sizeof(float);
+  if (s->fpadded_cap < bytes) {
+    s->fpadded_buffer = (float*)el_opt_persistent(ctx, bytes);
+    EL_ENSURE(ctx, s->fpadded_buffer != NULL);
+    s->fpadded_cap = bytes;
+  }
+  s->fpadded = s->fpadded_buffer;
+  memset(s->fpadded, 0, bytes);
+  return kTfLiteOk;
+}
+
 static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv* s,
                                 const TfLiteTensor* filter, const TfLiteTensor* bias) {
   const TfLiteConvParams* params = (const TfLiteConvParams*)node->builtin_data;
@@ -299,6 +332,10 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_con
   EL_ENSURE_OK(ctx, packed_buffer(ctx, s, s->block_bytes * (size_t)s->nblocks));
   el_fgemm_pack(filter->data.f, n, g->kdim, (float*)s->packed);
   el_activation_range_f32(params->activation, &s->act_lo, &s->act_hi);
+  s->f32_taps = el_fconv_taps_ok(g);
+  s->fpadded = NULL;
+  if (s->f32_taps) EL_ENSURE_OK(ctx, prepare_f32_taps(ctx, s));
+  /* im2col rows, or the edge runs of the in-place taps (as many floats). */
   const size_t rows = g->pointwise ? 0 : (size_t)s->fk->mr * (size_t)g->kdim * sizeof(float);
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, rows, s->threads, &s->scratch));
   s->path = PATH_F32;
@@ -624,10 +661,12 @@ static void f32_task(void* arg, int task, int thread) {
   float* a = (float*)(j->scratch + s->scratch.slice * (size_t)thread);
   const float* in = (const float*)j->in;
   float* out = (float*)j->out;
-  const float* rows_ptr[EL_FGEMM_MAX_MR];
+  const float* rows_ptr[EL_FCONV_MAX_KH * EL_FGEMM_MAX_MR];
   int64_t t0, t1;
   int c0, c1;
   task_ranges(j, task, &t0, &t1, &c0, &c1);
+  const el_conv_geom* tg = s->fpadded != NULL ? &s->fpadded_geom : g;
+  el_fconv_cursor cur = el_fconv_cursor_at(g, t0 * j->mr);
   for (int64_t tile = t0; tile < t1; ++tile) {
     const int64_t m0 = tile * j->mr;
     const int rows = (int)(g->m - m0 < j->mr ? g->m - m0 : j->mr);
@@ -635,6 +674,8 @@ static void f32_task(void* arg, int task, int thread) {
       for (int r = 0; r < j->mr; ++r) {
         rows_ptr[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
       }
+    } else if (s->f32_taps) {
+      el_fconv_tile_taps(tg, in, &cur, rows, j->mr, s->fzeros, a, rows_ptr);
     } else {
       el_conv_pack_f32(g, in, m0, rows, j->mr, a);
       for (int r = 0; r < j->mr; ++r) rows_ptr[r] = a + (size_t)r * (size_t)g->kdim;
@@ -642,9 +683,15 @@ static void f32_task(void* arg, int task, int thread) {
     for (int chunk = c0; chunk < c1; ++chunk) {
       const int c = chunk * EL_FGEMM_CHUNK;
       const int count = n - c < EL_FGEMM_CHUNK ? n - c : EL_FGEMM_CHUNK;
-      fk->gemm(g->kdim, rows_ptr, rows, (const float*)((const uint8_t*)s->packed +
-                                                        (size_t)(c / EL_FGEMM_NR) * s->block_bytes),
-               s->block_bytes, count, s->fbias + c, s->act_lo, s->act_hi, out + m0 * n + c, n);
+      const float* w = (const float*)((const uint8_t*)s->packed +
+                                      (size_t)(c / EL_FGEMM_NR) * s->block_bytes);
+      if (s->f32_taps) {
+        fk->igemm(g->kh, g->kw * g->in_c, rows_ptr, rows, w, s->block_bytes, count, s->fbias + c,
+                  s->act_lo, s->act_hi, out + m0 * n + c, n);
+      } else {
+        fk->gemm(g->kdim, rows_ptr, rows, w, s->block_bytes, count, s->fbias + c, s->act_lo,
+                 s->act_hi, out + m0 * n + c, n);
+      }
     }
   }
 }
@@ -669,6 +716,10 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     j.in = q;
     j.batch_scales = scales;
     j.batch_zero_points = zero_points;
+  }
+  if (s->path == PATH_F32 && s->fpadded != NULL) {
+    el_fconv_fill_padded(&s->g, &s->fpadded_geom, input->data.f, s->fpadded);
+    j.in = s->fpadded;
   }
   j.edges = NULL;
   if (s->path == PATH_Q8_INDIRECT && s->row_taps) {
