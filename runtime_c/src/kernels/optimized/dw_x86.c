@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/optimized/dw_kernels.h"
+#include "kernels/optimized/rq_x86.h"
 #include "kernels/optimized/simd_x86.h"
 
 /* ---- AVX2 ---------------------------------------------------------------------------------- */
@@ -115,7 +116,8 @@ const el_dw_kernels el_dw_avx2 = {q8_avx2, f32_avx2, 1};
 
 EL_TARGET_AVX512 static inline __m512i load16_widen(const uint8_t* p, __mmask16 keep,
                                                     int is_unsigned) {
-  const __m128i v = _mm_maskz_loadu_epi8(keep, p);
+  const __m128i v = keep == 0xFFFF ? _mm_loadu_si128((const __m128i*)(const void*)p)
+                                   : _mm_maskz_loadu_epi8(keep, p);
   return is_unsigned ? _mm512_cvtepu8_epi32(v) : _mm512_cvtepi8_epi32(v);
 }
 
@@ -190,17 +192,27 @@ __attribute__((noinline)) EL_TARGET_AVX512 static void q8_pairs_avx512(
   }
 }
 
-/* Blocks of 16 channels, four pixels at a time then one; MAC(a, x, w) adds x * w per lane
- * (x sign-extended, w its low 16 bits: VPMADDWD plus an add, or one VPDPWSSD). */
-#define EL_DW_Q8_BLOCKS(MAC)                                                                    \
-  for (int c = 0; c < channels; c += 16) {                                                      \
-    const int left = channels - c;                                                              \
-    const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));             \
-    const el_rq_avx512 prm = el_rq_load_avx512(rq, rq->blocks + c / 16);                        \
+/* Stores 16 bytes; a full mask is a plain store. */
+EL_TARGET_AVX512 static inline void store16(int8_t* out, __mmask16 keep, __m128i v) {
+  if (keep == 0xFFFF) {
+    _mm_storeu_si128((__m128i*)(void*)out, v);
+  } else {
+    _mm_mask_storeu_epi8(out, keep, v);
+  }
+}
+
+/* One block of 16 channels (KEEP of them valid), four pixels at a time then one; MAC(a, x, w)
+ * adds x * w per lane (x sign-extended, w its low 16 bits: VPMADDWD plus an add, or one
+ * VPDPWSSD). The accumulators start from the bias; four pixels' outputs are packed into one
+ * vector of bytes (el_rqf_bytes) and stored 16 bytes per pixel. */
+#define EL_DW_Q8_BLOCK(MAC, KEEP, FAST)                                                         \
+  do {                                                                                          \
+    const __mmask16 keep = (KEEP);                                                              \
+    const el_rqf prm = el_rqf_load(blk, FAST);                                                  \
+    const __m512i bias = _mm512_load_si512(blk->bias);                                          \
     int i = 0;                                                                                  \
     for (; i + 4 <= count; i += 4) {                                                            \
-      __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();                         \
-      __m512i a2 = _mm512_setzero_si512(), a3 = _mm512_setzero_si512();                         \
+      __m512i a0 = bias, a1 = bias, a2 = bias, a3 = bias;                                       \
       for (int t = 0; t < taps; ++t) {                                                          \
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;                                 \
         const __m512i wv = _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c);             \
@@ -209,19 +221,43 @@ __attribute__((noinline)) EL_TARGET_AVX512 static void q8_pairs_avx512(
         a2 = MAC(a2, load16_widen(p + 2 * step, keep, is_unsigned), wv);                        \
         a3 = MAC(a3, load16_widen(p + 3 * step, keep, is_unsigned), wv);                        \
       }                                                                                         \
-      q8_store_avx512(a0, &prm, keep, out + i * out_step + c);                                  \
-      q8_store_avx512(a1, &prm, keep, out + (i + 1) * out_step + c);                            \
-      q8_store_avx512(a2, &prm, keep, out + (i + 2) * out_step + c);                            \
-      q8_store_avx512(a3, &prm, keep, out + (i + 3) * out_step + c);                            \
+      const __m512i v = el_rqf_bytes(el_rqf_scale(a0, &prm, FAST), el_rqf_scale(a1, &prm, FAST), \
+                                     el_rqf_scale(a2, &prm, FAST), el_rqf_scale(a3, &prm, FAST), \
+                                     zp16, lo8, hi8, is_unsigned);                              \
+      int8_t* o = out + i * out_step + c;                                                       \
+      store16(o, keep, _mm512_castsi512_si128(v));                                              \
+      store16(o + out_step, keep, _mm512_extracti32x4_epi32(v, 1));                             \
+      store16(o + 2 * out_step, keep, _mm512_extracti32x4_epi32(v, 2));                         \
+      store16(o + 3 * out_step, keep, _mm512_extracti32x4_epi32(v, 3));                         \
     }                                                                                           \
     for (; i < count; ++i) {                                                                    \
-      __m512i a0 = _mm512_setzero_si512();                                                      \
+      __m512i a0 = bias;                                                                        \
       for (int t = 0; t < taps; ++t) {                                                          \
         const uint8_t* p = (const uint8_t*)x[t] + i * step + c;                                 \
         a0 = MAC(a0, load16_widen(p, keep, is_unsigned),                                        \
                  _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c));                       \
       }                                                                                         \
-      q8_store_avx512(a0, &prm, keep, out + i * out_step + c);                                  \
+      const __m512i q = el_rqf_scale(a0, &prm, FAST);                                           \
+      store16(out + i * out_step + c, keep,                                                     \
+              _mm512_castsi512_si128(el_rqf_bytes(q, q, q, q, zp16, lo8, hi8, is_unsigned)));   \
+    }                                                                                           \
+  } while (0)
+
+/* Every block of 16 channels, the full ones with unmasked loads and stores. */
+#define EL_DW_Q8_BLOCKS(MAC)                                                                    \
+  const __m512i zp16 = _mm512_set1_epi16((int16_t)rq->out_zp);                                  \
+  const __m512i lo8 = _mm512_set1_epi8((char)rq->act_min);                                      \
+  const __m512i hi8 = _mm512_set1_epi8((char)rq->act_max);                                      \
+  for (int c = 0; c < channels; c += 16) {                                                      \
+    const int left = channels - c;                                                              \
+    const el_rq_block* blk = rq->blocks + c / 16;                                               \
+    const int fast = el_rqf_fast(rq, blk, left < 16 ? left : 16);                               \
+    if (left >= 16 && fast) {                                                                   \
+      EL_DW_Q8_BLOCK(MAC, 0xFFFF, 1);                                                           \
+    } else if (left >= 16) {                                                                    \
+      EL_DW_Q8_BLOCK(MAC, 0xFFFF, 0);                                                           \
+    } else {                                                                                    \
+      EL_DW_Q8_BLOCK(MAC, (__mmask16)((1u << left) - 1u), 0);                                   \
     }                                                                                           \
   }
 

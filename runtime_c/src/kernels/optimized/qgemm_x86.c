@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kernels/optimized/qgemm.h"
+#include "kernels/optimized/rq_x86.h"
 #include "kernels/optimized/simd_x86.h"
 
 static inline int32_t load_i32(const void* p) {
@@ -274,93 +275,6 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
   return (const int8_t*)(inside ^ ((inside ^ outside) & pick));
 }
 
-/* The fused requantization of the indirect kernel, one 16-channel block: el_rq_apply_avx512
- * without the bias (the accumulators start from it), the zero point and the clamp (done on the
- * packed bytes). FAST: no channel has a left shift and every one a right shift (e >= 1), as
- * nearly all models have. Then the odd products are shifted by e - 1 only, which leaves
- * bits 31 + e .. 62 + e in the high half of the 64-bit lane where the blend takes them, and the
- * negative correction keys on the product's sign: for -2^30 <= p < 0 both sums floor to 0
- * when e >= 1, so p < 0 decides as p < -2^30 does. */
-typedef struct rq_fused {
-  __m512i mult, mult_odd, lshift, round_even, round_odd, neg_even, neg_odd, shift_even, shift_odd;
-} rq_fused;
-
-#define EL_INLINE_VNNI EL_TARGET_VNNI static inline __attribute__((always_inline))
-
-EL_INLINE_VNNI rq_fused rq_fused_load(const el_rq_block* b, int fast) {
-  rq_fused p;
-  p.mult = _mm512_load_si512(b->mult);
-  p.mult_odd = _mm512_srli_epi64(p.mult, 32);
-  p.round_even = _mm512_load_si512(b->round_even);
-  p.round_odd = _mm512_load_si512(b->round_odd);
-  p.shift_even = _mm512_load_si512(b->shift_even);
-  p.shift_odd = _mm512_load_si512(b->shift_odd);
-  if (fast) {
-    p.shift_odd = _mm512_sub_epi64(p.shift_odd, _mm512_set1_epi64(32));
-    p.lshift = p.neg_even = p.neg_odd = _mm512_setzero_si512();
-  } else {
-    p.lshift = _mm512_load_si512(b->lshift);
-    p.neg_even = _mm512_load_si512(b->neg_even);
-    p.neg_odd = _mm512_load_si512(b->neg_odd);
-  }
-  return p;
-}
-
-EL_INLINE_VNNI __m512i rq_fused_scale(__m512i x, const rq_fused* p, int fast) {
-  if (!fast) x = _mm512_sllv_epi32(x, p->lshift);
-  __m512i pe = _mm512_mul_epi32(x, p->mult);
-  __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(x, 32), p->mult_odd);
-  if (fast) {
-    const __m512i neg = _mm512_set1_epi64((int64_t)1 << 31);
-    const __mmask8 ke = _mm512_movepi64_mask(pe);
-    const __mmask8 ko = _mm512_movepi64_mask(po);
-    pe = _mm512_add_epi64(pe, p->round_even);
-    po = _mm512_add_epi64(po, p->round_odd);
-    pe = _mm512_srav_epi64(_mm512_mask_sub_epi64(pe, ke, pe, neg), p->shift_even);
-    po = _mm512_srav_epi64(_mm512_mask_sub_epi64(po, ko, po, neg), p->shift_odd);
-  } else {
-    const __m512i lim = _mm512_set1_epi64(-((int64_t)1 << 30));
-    const __mmask8 ke = _mm512_cmplt_epi64_mask(pe, lim);
-    const __mmask8 ko = _mm512_cmplt_epi64_mask(po, lim);
-    pe = _mm512_add_epi64(pe, p->round_even);
-    po = _mm512_add_epi64(po, p->round_odd);
-    pe = _mm512_srav_epi64(_mm512_mask_sub_epi64(pe, ke, pe, p->neg_even), p->shift_even);
-    po = _mm512_srav_epi64(_mm512_mask_sub_epi64(po, ko, po, p->neg_odd), p->shift_odd);
-    po = _mm512_slli_epi64(po, 32);
-  }
-  return _mm512_mask_blend_epi32(0xAAAA, pe, po);
-}
-
-/* Whether channels 0 .. n - 1 of the blocks at b (padding lanes aside) allow the FAST form. */
-EL_TARGET_VNNI static int rq_fast(const el_requant* rq, const el_rq_block* b, int n) {
-  if (rq->any_lshift) return 0;
-  const __m512i k32 = _mm512_set1_epi64(32);
-  for (int c = 0; c < n; c += 16, ++b) {
-    const int count = n - c < 16 ? n - c : 16;
-    const __mmask8 even = (__mmask8)((1u << ((count + 1) / 2)) - 1u);
-    const __mmask8 odd = (__mmask8)((1u << (count / 2)) - 1u);
-    if (_mm512_mask_cmplt_epi64_mask(even, _mm512_load_si512(b->shift_even), k32) |
-        _mm512_mask_cmplt_epi64_mask(odd, _mm512_load_si512(b->shift_odd), k32)) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Output bytes of four scaled vectors a, b, c, d: saturated to int16 (a with b, c with d) where
- * the zero point is added (saturating: whatever saturates lies outside the int8 range, as its
- * exact sum does), then to int8 and clamped. The packs interleave 4-channel groups per 128-bit
- * lane; the permutation gathers a's 16 bytes first, then b's, c's, d's. Exact: the activation
- * range lies inside int8, so each saturation only moves values that the clamp moves anyway. */
-EL_INLINE_VNNI __m512i rq_bytes(__m512i a, __m512i b, __m512i c, __m512i d,
-                                              __m512i zp16, __m512i lo8, __m512i hi8) {
-  const __m512i ab = _mm512_adds_epi16(_mm512_packs_epi32(a, b), zp16);
-  const __m512i cd = _mm512_adds_epi16(_mm512_packs_epi32(c, d), zp16);
-  const __m512i v = _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(ab, cd), lo8), hi8);
-  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-  return _mm512_permutexvar_epi32(order, v);
-}
-
 /* 6 rows by one or two 16-channel blocks of the indirect VNNI product, then the fused
  * requantization; TWO selects two blocks (12 accumulators). The activations are the unsigned
  * operand (x ^ 0x80, one XOR per broadcast) and the weights the signed one; the bias carries the
@@ -376,9 +290,9 @@ EL_INLINE_VNNI __m512i rq_bytes(__m512i a, __m512i b, __m512i c, __m512i d,
 #define EL_IGEMM_STORE_TWO(R, FAST)                                                             \
   do {                                                                                      \
     if (rows > (R)) {                                                                       \
-      const __m512i v = rq_bytes(rq_fused_scale(acc[R][0], &rq0, FAST), rq_fused_scale(acc[R][1], &rq1, FAST), \
-                                 rq_fused_scale(acc[R + 1][0], &rq0, FAST),                        \
-                                 rq_fused_scale(acc[R + 1][1], &rq1, FAST), zp16, lo8, hi8);       \
+      const __m512i v = el_rqf_bytes(el_rqf_scale(acc[R][0], &rq0, FAST), el_rqf_scale(acc[R][1], &rq1, FAST), \
+                                 el_rqf_scale(acc[R + 1][0], &rq0, FAST),                        \
+                                 el_rqf_scale(acc[R + 1][1], &rq1, FAST), zp16, lo8, hi8, 0);       \
       _mm256_mask_storeu_epi8(o + (R) * out_stride, keep, _mm512_castsi512_si256(v));       \
       if (rows > (R) + 1) {                                                                 \
         _mm256_mask_storeu_epi8(o + ((R) + 1) * out_stride, keep,                           \
@@ -422,9 +336,9 @@ EL_INLINE_VNNI __m512i rq_bytes(__m512i a, __m512i b, __m512i c, __m512i d,
     }                                                                                       \
     const int j = blk * 16;                                                                 \
     int8_t* o = out + j;                                                                    \
-    const rq_fused rq0 = rq_fused_load(&blocks[0], FAST);                                      \
+    const el_rqf rq0 = el_rqf_load(&blocks[0], FAST);                                      \
     if (TWO) {                                                                              \
-      const rq_fused rq1 = rq_fused_load(&blocks[1], FAST);                                    \
+      const el_rqf rq1 = el_rqf_load(&blocks[1], FAST);                                    \
       const int count = n - j < 32 ? n - j : 32;                                            \
       const __mmask32 keep = count >= 32 ? 0xFFFFFFFFu : (__mmask32)((1u << count) - 1u);   \
       EL_IGEMM_STORE_TWO(0, FAST);                                                                \
@@ -433,13 +347,13 @@ EL_INLINE_VNNI __m512i rq_bytes(__m512i a, __m512i b, __m512i c, __m512i d,
     } else {                                                                                \
       const int count = n - j < 16 ? n - j : 16;                                            \
       const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));     \
-      const __m512i q4 = rq_fused_scale(acc[4][0], &rq0, FAST);                                    \
-      const __m512i q5 = rq_fused_scale(acc[5][0], &rq0, FAST);                                    \
-      const __m512i lo4 = rq_bytes(rq_fused_scale(acc[0][0], &rq0, FAST),                          \
-                                   rq_fused_scale(acc[1][0], &rq0, FAST),                          \
-                                   rq_fused_scale(acc[2][0], &rq0, FAST),                          \
-                                   rq_fused_scale(acc[3][0], &rq0, FAST), zp16, lo8, hi8);         \
-      const __m512i hi2 = rq_bytes(q4, q5, q4, q5, zp16, lo8, hi8);                         \
+      const __m512i q4 = el_rqf_scale(acc[4][0], &rq0, FAST);                                    \
+      const __m512i q5 = el_rqf_scale(acc[5][0], &rq0, FAST);                                    \
+      const __m512i lo4 = el_rqf_bytes(el_rqf_scale(acc[0][0], &rq0, FAST),                          \
+                                   el_rqf_scale(acc[1][0], &rq0, FAST),                          \
+                                   el_rqf_scale(acc[2][0], &rq0, FAST),                          \
+                                   el_rqf_scale(acc[3][0], &rq0, FAST), zp16, lo8, hi8, 0);         \
+      const __m512i hi2 = el_rqf_bytes(q4, q5, q4, q5, zp16, lo8, hi8, 0);                         \
       _mm_mask_storeu_epi8(o, keep, _mm512_castsi512_si128(lo4));                           \
       if (rows > 1) _mm_mask_storeu_epi8(o + out_stride, keep, _mm512_extracti32x4_epi32(lo4, 1)); \
       if (rows > 2) _mm_mask_storeu_epi8(o + 2 * out_stride, keep, _mm512_extracti32x4_epi32(lo4, 2)); \
@@ -459,7 +373,7 @@ EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int32_t* off, con
   const __m512i hi8 = _mm512_set1_epi8((int8_t)rq->act_max);
   const int nb = (n + 15) / 16;
   int blk = 0;
-  if (rq_fast(rq, rq->blocks + c0 / 16, n)) {
+  if (el_rqf_fast(rq, rq->blocks + c0 / 16, n)) {
     for (; blk + 2 <= nb; blk += 2) EL_IGEMM_PASS(1, 1);
     if (blk < nb) EL_IGEMM_PASS(0, 1);
   } else {
