@@ -124,9 +124,50 @@ static inline f32x4 max_taken(f32x4 v, f32x4 a) {
 #endif
 }
 
-/* Folds the taps of one window (float sums or maxima) and writes the output row: blocks of 4
- * channels in vector registers of the compiler across the taps, the rest one by one. A maximum
- * takes the tap only where it compares greater, as the reference does (NaN taps are skipped). */
+/* el_clamp_f32 lane by lane: a NaN passes through. */
+static inline f32x4 clamp4(f32x4 a, float flo, float fhi) {
+  const i32x4 above = a > fhi, below = a < flo;
+  const f32x4 hi = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + fhi;
+  const f32x4 lo = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + flo;
+  i32x4 r = ((i32x4)hi & above) | ((i32x4)a & ~above);
+  r = ((i32x4)lo & below) | (r & ~below);
+  return (f32x4)r;
+}
+
+static inline f32x4 load4(const float* x) {
+  f32x4 v;
+  memcpy(&v, x, sizeof(v));
+  return v;
+}
+
+/* One block of V vectors of 4 channels from channel k0: V independent chains across the taps
+ * (a long window's sums are bound by the add latency, not by the loads). */
+#define POOL_BLOCK_F32(V)                                                                     \
+  for (; k0 + 4 * (V) <= c; k0 += 4 * (V)) {                                                  \
+    f32x4 a[V];                                                                               \
+    for (int v = 0; v < (V); ++v) a[v] = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + init;              \
+    for (int fy = fy0; fy < fy1; ++fy) {                                                      \
+      const float* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;                    \
+      if (average) {                                                                          \
+        for (int fx = fx0; fx < fx1; ++fx, x += c) {                                          \
+          for (int v = 0; v < (V); ++v) a[v] = a[v] + load4(x + 4 * v);                       \
+        }                                                                                     \
+      } else {                                                                                \
+        for (int fx = fx0; fx < fx1; ++fx, x += c) {                                          \
+          for (int v = 0; v < (V); ++v) a[v] = max_taken(load4(x + 4 * v), a[v]);            \
+        }                                                                                     \
+      }                                                                                       \
+    }                                                                                         \
+    for (int v = 0; v < (V); ++v) {                                                           \
+      const f32x4 r = clamp4(average ? a[v] / count : a[v], s->flo, s->fhi);                 \
+      memcpy(out + k0 + 4 * v, &r, sizeof(r));                                                \
+    }                                                                                         \
+  }
+
+/* Folds the taps of one window (float sums or maxima) and writes the output row: blocks of 32,
+ * 16, 8 and 4 channels in vector registers of the compiler across the taps, the rest one by one.
+ * Each channel's sum adds its taps in the reference order. A maximum takes the tap only where
+ * it compares greater, as the reference does (NaN taps are skipped). */
 static void pool_row_f32(const opt_pool_state* s, const float* in, int y0, int x0, int fy0,
                          int fy1, int fx0, int fx1, float* out) {
   const int c = s->depth;
@@ -136,33 +177,10 @@ static void pool_row_f32(const opt_pool_state* s, const float* in, int y0, int x
   const size_t first = ((size_t)(y0 + fy0) * (size_t)s->in_w + (size_t)(x0 + fx0)) * (size_t)c;
   const size_t row = (size_t)s->in_w * (size_t)c;
   int k0 = 0;
-  for (; k0 + 4 <= c; k0 += 4) {
-    f32x4 a = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + init;
-    for (int fy = fy0; fy < fy1; ++fy) {
-      const float* x = in + first + (size_t)(fy - fy0) * row + (size_t)k0;
-      if (average) {
-        for (int fx = fx0; fx < fx1; ++fx, x += c) {
-          f32x4 v;
-          memcpy(&v, x, sizeof(v));
-          a = a + v;
-        }
-      } else {
-        for (int fx = fx0; fx < fx1; ++fx, x += c) {
-          f32x4 v;
-          memcpy(&v, x, sizeof(v));
-          a = max_taken(v, a);
-        }
-      }
-    }
-    if (average) a = a / count;
-    /* el_clamp_f32 lane by lane: a NaN passes through. */
-    const i32x4 above = a > s->fhi, below = a < s->flo;
-    const f32x4 hi = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + s->fhi;
-    const f32x4 lo = (f32x4){0.0f, 0.0f, 0.0f, 0.0f} + s->flo;
-    i32x4 r = ((i32x4)hi & above) | ((i32x4)a & ~above);
-    r = ((i32x4)lo & below) | (r & ~below);
-    memcpy(out + k0, &r, sizeof(r));
-  }
+  POOL_BLOCK_F32(8)
+  POOL_BLOCK_F32(4)
+  POOL_BLOCK_F32(2)
+  POOL_BLOCK_F32(1)
   for (; k0 < c; ++k0) {
     float a = init;
     for (int fy = fy0; fy < fy1; ++fy) {
@@ -178,6 +196,7 @@ static void pool_row_f32(const opt_pool_state* s, const float* in, int y0, int x
     out[k0] = el_clamp_f32(average ? a / count : a, s->flo, s->fhi);
   }
 }
+#undef POOL_BLOCK_F32
 
 static int32_t clamp_q(int32_t v, int32_t lo, int32_t hi) {
   return v < lo ? lo : (v > hi ? hi : v);
