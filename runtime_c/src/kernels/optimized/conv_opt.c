@@ -86,8 +86,6 @@ typedef struct el_opt_conv {
   float* fbias;
   float act_lo, act_hi;
   int f32_taps; /* filter rows read in place (fconv_taps.h), not gathered by im2col */
-  float* fzeros; /* kw * in_c zeros: the taps of filter rows outside the image */
-  size_t fzeros_cap;
   float* fpadded; /* small images: the padded copy the taps read (NULL: the input) */
   float* fpadded_buffer;
   size_t fpadded_cap;
@@ -292,17 +290,9 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
   return kTfLiteOk;
 }
 
-/* The zero run of filter rows outside the image and, for small padded images, the padded copy
- * with its zero border. */
+/* Small padded images: the padded copy with its zero border. */
 static TfLiteStatus prepare_f32_taps(TfLiteContext* ctx, el_opt_conv* s) {
   const el_conv_geom* g = &s->g;
-  const size_t run = (size_t)g->kw * (size_t)g->in_c * sizeof(float);
-  if (s->fzeros_cap < run) {
-    s->fzeros = (float*)el_opt_persistent(ctx, run);
-    EL_ENSURE(ctx, s->fzeros != NULL);
-    s->fzeros_cap = run;
-  }
-  memset(s->fzeros, 0, run);
   const int64_t floats = el_fconv_padded_geom(g, &s->fpadded_geom);
   if (floats == 0 || floats > EL_FCONV_PADDED_MAX_FLOATS) return kTfLiteOk;
   const size_t bytes = (size_t)floats * sizeof(float);
@@ -335,7 +325,7 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_con
   s->f32_taps = el_fconv_taps_ok(g);
   s->fpadded = NULL;
   if (s->f32_taps) EL_ENSURE_OK(ctx, prepare_f32_taps(ctx, s));
-  /* im2col rows, or the edge runs of the in-place taps (as many floats). */
+  /* im2col rows, or the gathered pixels of the in-place taps (as many floats). */
   const size_t rows = g->pointwise ? 0 : (size_t)s->fk->mr * (size_t)g->kdim * sizeof(float);
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, rows, s->threads, &s->scratch));
   s->path = PATH_F32;
@@ -661,12 +651,13 @@ static void f32_task(void* arg, int task, int thread) {
   float* a = (float*)(j->scratch + s->scratch.slice * (size_t)thread);
   const float* in = (const float*)j->in;
   float* out = (float*)j->out;
-  const float* rows_ptr[EL_FCONV_MAX_KH * EL_FGEMM_MAX_MR];
+  const float* rows_ptr[EL_FGEMM_MAX_MR];
+  ptrdiff_t steps[EL_FGEMM_MAX_MR];
   int64_t t0, t1;
   int c0, c1;
   task_ranges(j, task, &t0, &t1, &c0, &c1);
   const el_conv_geom* tg = s->fpadded != NULL ? &s->fpadded_geom : g;
-  el_fconv_cursor cur = el_fconv_cursor_at(g, t0 * j->mr);
+  el_fconv_cursor cur = el_fconv_cursor_at(tg, t0 * j->mr);
   for (int64_t tile = t0; tile < t1; ++tile) {
     const int64_t m0 = tile * j->mr;
     const int rows = (int)(g->m - m0 < j->mr ? g->m - m0 : j->mr);
@@ -675,7 +666,7 @@ static void f32_task(void* arg, int task, int thread) {
         rows_ptr[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
       }
     } else if (s->f32_taps) {
-      el_fconv_tile_taps(tg, in, &cur, rows, j->mr, s->fzeros, a, rows_ptr);
+      el_fconv_tile_rows(tg, in, &cur, rows, j->mr, a, rows_ptr, steps);
     } else {
       el_conv_pack_f32(g, in, m0, rows, j->mr, a);
       for (int r = 0; r < j->mr; ++r) rows_ptr[r] = a + (size_t)r * (size_t)g->kdim;
@@ -686,8 +677,8 @@ static void f32_task(void* arg, int task, int thread) {
       const float* w = (const float*)((const uint8_t*)s->packed +
                                       (size_t)(c / EL_FGEMM_NR) * s->block_bytes);
       if (s->f32_taps) {
-        fk->igemm(g->kh, g->kw * g->in_c, rows_ptr, rows, w, s->block_bytes, count, s->fbias + c,
-                  s->act_lo, s->act_hi, out + m0 * n + c, n);
+        fk->igemm(g->kh, g->kw * g->in_c, rows_ptr, steps, rows, w, s->block_bytes, count,
+                  s->fbias + c, s->act_lo, s->act_hi, out + m0 * n + c, n);
       } else {
         fk->gemm(g->kdim, rows_ptr, rows, w, s->block_bytes, count, s->fbias + c, s->act_lo,
                  s->act_hi, out + m0 * n + c, n);

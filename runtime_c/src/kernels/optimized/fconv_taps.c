@@ -3,14 +3,27 @@
 
 #include <string.h>
 
-int el_fconv_taps_ok(const el_conv_geom* g) {
-  return !g->pointwise && g->dw == 1 && g->kh <= EL_FCONV_MAX_KH;
+int el_fconv_taps_ok(const el_conv_geom* g) { return !g->pointwise && g->dw == 1; }
+
+/* The output positions [*lo, *hi) along one axis whose window of `extent` inputs from
+ * o * stride - pad lies inside [0, size). */
+static void inside_range(int out, int stride, int pad, int extent, int size, int* lo, int* hi) {
+  int l = (pad + stride - 1) / stride;
+  int h = size - extent + pad >= 0 ? (size - extent + pad) / stride + 1 : 0;
+  *lo = l < out ? l : out;
+  *hi = h < out ? h : out;
+  if (*hi < *lo) *hi = *lo;
 }
 
 el_fconv_cursor el_fconv_cursor_at(const el_conv_geom* g, int64_t m) {
   const int64_t hw = (int64_t)g->out_h * g->out_w;
   const int rem = (int)(m % hw);
-  el_fconv_cursor c = {m / hw, rem / g->out_w, rem % g->out_w};
+  el_fconv_cursor c;
+  c.b = m / hw;
+  c.oy = rem / g->out_w;
+  c.ox = rem % g->out_w;
+  inside_range(g->out_w, g->sw, g->pad_w, g->kw, g->in_w, &c.x_lo, &c.x_hi);
+  inside_range(g->out_h, g->sh, g->pad_h, (g->kh - 1) * g->dh + 1, g->in_h, &c.y_lo, &c.y_hi);
   return c;
 }
 
@@ -58,35 +71,40 @@ static void gather_run(const el_conv_geom* g, const float* row, int ix0, float* 
   for (; i < run; ++i) dst[i] = 0.0f;
 }
 
-void el_fconv_tile_taps(const el_conv_geom* g, const float* in, el_fconv_cursor* cur, int rows,
-                        int mr, const float* zeros, float* edge, const float** taps) {
-  const int kh = g->kh, in_h = g->in_h, in_c = g->in_c, dh = g->dh;
-  const int64_t row_floats = (int64_t)g->in_w * in_c;
-  const int64_t dy_floats = row_floats * dh;
-  const int run = g->kw * in_c;
-  el_fconv_cursor p = *cur;
-  for (int r = 0; r < rows; ++r) {
-    const float* image = in + p.b * in_h * row_floats;
-    const int iy0 = p.oy * g->sh - g->pad_h;
-    const int ix0 = p.ox * g->sw - g->pad_w;
-    const float** slot = taps + r;
-    if (ix0 >= 0 && ix0 + g->kw <= g->in_w && iy0 >= 0 && iy0 + (kh - 1) * dh < in_h) {
-      const float* src = image + iy0 * row_floats + (int64_t)ix0 * in_c;
-      for (int fy = 0; fy < kh; ++fy, src += dy_floats) slot[fy * mr] = src;
+/* A pixel with taps outside the image: its filter rows gathered, zero filled, into dst. */
+static void gather_pixel(const el_conv_geom* g, const float* image, int iy0, int ix0, float* dst) {
+  const int run = g->kw * g->in_c;
+  const int64_t row_floats = (int64_t)g->in_w * g->in_c;
+  for (int fy = 0; fy < g->kh; ++fy, dst += run) {
+    const int iy = iy0 + fy * g->dh;
+    if (iy < 0 || iy >= g->in_h) {
+      memset(dst, 0, (size_t)run * sizeof(float));
     } else {
-      const int inside_x = ix0 >= 0 && ix0 + g->kw <= g->in_w;
-      for (int fy = 0; fy < kh; ++fy) {
-        const int iy = iy0 + fy * dh;
-        if (iy < 0 || iy >= in_h) {
-          slot[fy * mr] = zeros;
-        } else if (inside_x) {
-          slot[fy * mr] = image + iy * row_floats + (int64_t)ix0 * in_c;
-        } else {
-          float* dst = edge + (size_t)(fy * mr + r) * (size_t)run;
-          gather_run(g, image + iy * row_floats, ix0, dst);
-          slot[fy * mr] = dst;
-        }
-      }
+      gather_run(g, image + iy * row_floats, ix0, dst);
+    }
+  }
+}
+
+void el_fconv_tile_rows(const el_conv_geom* g, const float* in, el_fconv_cursor* cur, int rows,
+                        int mr, float* edge, const float** a, ptrdiff_t* step) {
+  const int64_t row_floats = (int64_t)g->in_w * g->in_c;
+  const int64_t image_floats = row_floats * g->in_h;
+  const ptrdiff_t dy = (ptrdiff_t)(row_floats * g->dh);
+  const int64_t dx = (int64_t)g->sw * g->in_c;
+  el_fconv_cursor p = *cur;
+  int iy0 = p.oy * g->sh - g->pad_h;
+  int y_in = p.oy >= p.y_lo && p.oy < p.y_hi;
+  /* Input offset of output column 0's first tap in this output row (may lie outside). */
+  int64_t row0 = p.b * image_floats + iy0 * row_floats - (int64_t)g->pad_w * g->in_c;
+  for (int r = 0; r < rows; ++r) {
+    if (y_in && p.ox >= p.x_lo && p.ox < p.x_hi) {
+      a[r] = in + (row0 + p.ox * dx);
+      step[r] = dy;
+    } else {
+      float* dst = edge + (size_t)r * (size_t)g->kdim;
+      gather_pixel(g, in + p.b * image_floats, iy0, p.ox * g->sw - g->pad_w, dst);
+      a[r] = dst;
+      step[r] = g->kw * g->in_c;
     }
     if (++p.ox == g->out_w) {
       p.ox = 0;
@@ -94,10 +112,14 @@ void el_fconv_tile_taps(const el_conv_geom* g, const float* in, el_fconv_cursor*
         p.oy = 0;
         ++p.b;
       }
+      iy0 = p.oy * g->sh - g->pad_h;
+      y_in = p.oy >= p.y_lo && p.oy < p.y_hi;
+      row0 = p.b * image_floats + iy0 * row_floats - (int64_t)g->pad_w * g->in_c;
     }
   }
   *cur = p;
-  for (int fy = 0; fy < kh; ++fy) {
-    for (int r = rows; r < mr; ++r) taps[fy * mr + r] = taps[fy * mr];
+  for (int r = rows; r < mr; ++r) {
+    a[r] = a[0];
+    step[r] = step[0];
   }
 }

@@ -20,11 +20,11 @@ typedef struct el_fgemm_kernels {
   /* One row: out[j] = clamp(bias[j] + sum_i a[i] * W[j][i]) for j < n (n <= EL_FGEMM_CHUNK). */
   void (*gemv)(int k, const float* a, const float* w, size_t block_bytes, int n, const float* bias,
                float lo, float hi, float* out);
-  /* Indirect form of gemm: row r of A is `taps` runs of tap_len floats (k = taps * tap_len),
-   * run t at a[t * mr + r], so a convolution reads its filter rows in place. */
-  void (*igemm)(int taps, int tap_len, const float* const* a, int rows, const float* w,
-                size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,
-                ptrdiff_t out_stride);
+  /* Strided form of gemm, so a convolution reads its filter rows in place: row r of A is
+   * `taps` runs of tap_len floats (k = taps * tap_len), run t at a[r] + t * step[r]. */
+  void (*igemm)(int taps, int tap_len, const float* const* a, const ptrdiff_t* step, int rows,
+                const float* w, size_t block_bytes, int n, const float* bias, float lo, float hi,
+                float* out, ptrdiff_t out_stride);
 } el_fgemm_kernels;
 
 const el_fgemm_kernels* el_fgemm_kernels_for(el_isa isa);

@@ -20,9 +20,9 @@ static void store16(float* dst, const float32x4_t v[4], float32x4_t lo, float32x
   }
 }
 
-static void igemm_neon(int taps, int tap_len, const float* const* a, int rows, const float* w,
-                       size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,
-                       ptrdiff_t out_stride) {
+static void igemm_neon(int taps, int tap_len, const float* const* a, const ptrdiff_t* step,
+                       int rows, const float* w, size_t block_bytes, int n, const float* bias,
+                       float lo, float hi, float* out, ptrdiff_t out_stride) {
   const float32x4_t vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
   for (int c = 0; c < n; c += 16) {
     const float* wb = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
@@ -31,8 +31,9 @@ static void igemm_neon(int taps, int tap_len, const float* const* a, int rows, c
       for (int q = 0; q < 4; ++q) acc[r][q] = vld1q_f32(bias + c + 4 * q);
     }
     const float* wi = wb;
+    const float* at[MR];
+    for (int r = 0; r < MR; ++r) at[r] = a[r];
     for (int t = 0; t < taps; ++t) {
-      const float* const* at = a + t * MR;
       for (int i = 0; i < tap_len; ++i, wi += 16) {
         const float32x4_t w0 = vld1q_f32(wi), w1 = vld1q_f32(wi + 4);
         const float32x4_t w2 = vld1q_f32(wi + 8), w3 = vld1q_f32(wi + 12);
@@ -44,6 +45,7 @@ static void igemm_neon(int taps, int tap_len, const float* const* a, int rows, c
           acc[r][3] = vfmaq_n_f32(acc[r][3], w3, x);
         }
       }
+      for (int r = 0; r < MR; ++r) at[r] += step[r];
     }
     for (int r = 0; r < rows; ++r) store16(out + r * out_stride + c, acc[r], vlo, vhi, n - c);
   }
@@ -51,7 +53,8 @@ static void igemm_neon(int taps, int tap_len, const float* const* a, int rows, c
 
 static void gemm_neon(int k, const float* const* a, int rows, const float* w, size_t block_bytes,
                       int n, const float* bias, float lo, float hi, float* out, ptrdiff_t out_stride) {
-  igemm_neon(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
+  static const ptrdiff_t no_step[MR] = {0};
+  igemm_neon(1, k, a, no_step, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
 static void gemv_neon(int k, const float* a, const float* w, size_t block_bytes, int n,

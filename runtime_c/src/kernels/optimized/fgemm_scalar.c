@@ -15,9 +15,9 @@ void el_fgemm_pack(const float* w, int n, int k, float* packed) {
 
 enum { MR = 4 };
 
-static void igemm(int taps, int tap_len, const float* const* a, int rows, const float* w,
-                  size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,
-                  ptrdiff_t out_stride) {
+static void igemm(int taps, int tap_len, const float* const* a, const ptrdiff_t* step, int rows,
+                  const float* w, size_t block_bytes, int n, const float* bias, float lo, float hi,
+                  float* out, ptrdiff_t out_stride) {
   for (int c = 0; c < n; c += EL_FGEMM_NR) {
     const float* wb = (const float*)((const char*)w + (size_t)(c / EL_FGEMM_NR) * block_bytes);
     const int count = n - c < EL_FGEMM_NR ? n - c : EL_FGEMM_NR;
@@ -26,7 +26,7 @@ static void igemm(int taps, int tap_len, const float* const* a, int rows, const 
       for (int j = 0; j < EL_FGEMM_NR; ++j) s[j] = bias[c + j];
       const float* wr = wb;
       for (int t = 0; t < taps; ++t) {
-        const float* ar = a[t * MR + r];
+        const float* ar = a[r] + t * step[r];
         for (int i = 0; i < tap_len; ++i, wr += EL_FGEMM_NR) {
           const float x = ar[i];
           for (int j = 0; j < EL_FGEMM_NR; ++j) s[j] += x * wr[j];
@@ -40,7 +40,8 @@ static void igemm(int taps, int tap_len, const float* const* a, int rows, const 
 
 static void gemm(int k, const float* const* a, int rows, const float* w, size_t block_bytes, int n,
                  const float* bias, float lo, float hi, float* out, ptrdiff_t out_stride) {
-  igemm(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
+  static const ptrdiff_t no_step[MR] = {0};
+  igemm(1, k, a, no_step, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
 static void gemv(int k, const float* a, const float* w, size_t block_bytes, int n,

@@ -15,9 +15,10 @@ EL_TARGET_AVX2 static inline void store8(float* dst, __m256 v, int count) {
   }
 }
 
-EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const* a, int rows,
-                                      const float* w, size_t block_bytes, int n, const float* bias,
-                                      float lo, float hi, float* out, ptrdiff_t out_stride) {
+EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const* a,
+                                      const ptrdiff_t* step, int rows, const float* w,
+                                      size_t block_bytes, int n, const float* bias, float lo,
+                                      float hi, float* out, ptrdiff_t out_stride) {
   const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
   const size_t tap_floats = (size_t)tap_len * 16;
   for (int c = 0; c < n; c += 16) {
@@ -25,9 +26,8 @@ EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const*
     const __m256 bl = _mm256_loadu_ps(bias + c), bh = _mm256_loadu_ps(bias + c + 8);
     __m256 c0l = bl, c0h = bh, c1l = bl, c1h = bh, c2l = bl, c2h = bh;
     __m256 c3l = bl, c3h = bh, c4l = bl, c4h = bh, c5l = bl, c5h = bh;
+    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (int t = 0; t < taps; ++t) {
-      const float* const* at = a + t * MR;
-      const float *a0 = at[0], *a1 = at[1], *a2 = at[2], *a3 = at[3], *a4 = at[4], *a5 = at[5];
       const float* wt = wb + (size_t)t * tap_floats;
       for (int i = 0; i < tap_len; ++i) {
         const __m256 wl = _mm256_loadu_ps(wt + (size_t)i * 16);
@@ -51,6 +51,7 @@ EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const*
         c5l = _mm256_fmadd_ps(x, wl, c5l);
         c5h = _mm256_fmadd_ps(x, wh, c5h);
       }
+      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
     }
     const __m256 accs[MR][2] = {{c0l, c0h}, {c1l, c1h}, {c2l, c2h},
                                 {c3l, c3h}, {c4l, c4h}, {c5l, c5h}};
@@ -66,7 +67,8 @@ EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const*
 EL_TARGET_AVX2 static void gemm_avx2(int k, const float* const* a, int rows, const float* w,
                                      size_t block_bytes, int n, const float* bias, float lo,
                                      float hi, float* out, ptrdiff_t out_stride) {
-  igemm_avx2(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
+  static const ptrdiff_t no_step[MR] = {0};
+  igemm_avx2(1, k, a, no_step, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
 EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m512 hi, int count) {
@@ -75,10 +77,10 @@ EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m
   _mm512_mask_storeu_ps(dst, keep, _mm512_min_ps(_mm512_max_ps(v, lo), hi));
 }
 
-EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a, int rows,
-                                          const float* w, size_t block_bytes, int n,
-                                          const float* bias, float lo, float hi, float* out,
-                                          ptrdiff_t out_stride) {
+EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a,
+                                          const ptrdiff_t* step, int rows, const float* w,
+                                          size_t block_bytes, int n, const float* bias, float lo,
+                                          float hi, float* out, ptrdiff_t out_stride) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const size_t tap_floats = (size_t)tap_len * 16;
   int c = 0;
@@ -88,9 +90,8 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
     const __m512 b0 = _mm512_loadu_ps(bias + c), b1 = _mm512_loadu_ps(bias + c + 16);
     __m512 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1;
     __m512 c30 = b0, c31 = b1, c40 = b0, c41 = b1, c50 = b0, c51 = b1;
+    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (int t = 0; t < taps; ++t) {
-      const float* const* at = a + t * MR;
-      const float *a0 = at[0], *a1 = at[1], *a2 = at[2], *a3 = at[3], *a4 = at[4], *a5 = at[5];
       const float* wt0 = w0 + (size_t)t * tap_floats;
       const float* wt1 = w1 + (size_t)t * tap_floats;
       for (int i = 0; i < tap_len; ++i) {
@@ -115,6 +116,7 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
         c50 = _mm512_fmadd_ps(x, wa, c50);
         c51 = _mm512_fmadd_ps(x, wb, c51);
       }
+      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
     }
     const __m512 accs[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
                                 {c30, c31}, {c40, c41}, {c50, c51}};
@@ -128,9 +130,8 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const __m512 b0 = _mm512_loadu_ps(bias + c);
     __m512 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0;
+    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
     for (int t = 0; t < taps; ++t) {
-      const float* const* at = a + t * MR;
-      const float *a0 = at[0], *a1 = at[1], *a2 = at[2], *a3 = at[3], *a4 = at[4], *a5 = at[5];
       const float* wt0 = w0 + (size_t)t * tap_floats;
       for (int i = 0; i < tap_len; ++i) {
         const __m512 wa = _mm512_loadu_ps(wt0 + (size_t)i * 16);
@@ -141,6 +142,7 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
         c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[i]), wa, c4);
         c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[i]), wa, c5);
       }
+      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
     }
     const __m512 accs[MR] = {c0, c1, c2, c3, c4, c5};
     for (int r = 0; r < rows; ++r) store16(out + r * out_stride + c, accs[r], vlo, vhi, n - c);
@@ -150,7 +152,8 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
 EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows, const float* w,
                                          size_t block_bytes, int n, const float* bias, float lo,
                                          float hi, float* out, ptrdiff_t out_stride) {
-  igemm_avx512(1, k, a, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
+  static const ptrdiff_t no_step[MR] = {0};
+  igemm_avx512(1, k, a, no_step, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
 /* One row. Each output is summed in k order from its bias, exactly as a row of the tiled
