@@ -275,33 +275,54 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
   return (const int8_t*)(inside ^ ((inside ^ outside) & pick));
 }
 
-/* 6 rows by one or two 16-channel blocks of the indirect VNNI product, then the fused
- * requantization; TWO selects two blocks (12 accumulators). The activations are the unsigned
- * operand (x ^ 0x80, one XOR per broadcast) and the weights the signed one; the bias carries the
- * -128 * sum(w) term. */
-#define EL_IGEMM_ROW(R, TWO)                                                                \
+/* MR rows (1, 2, 4 or 6: a tile's last rows take the smallest that holds them, not six) by one
+ * or two 16-channel blocks of the indirect VNNI product, then the fused requantization; TWO
+ * selects two blocks (12 accumulators). The activations are the unsigned operand (x ^ 0x80, one
+ * XOR per broadcast) and the weights the signed one; the bias carries the -128 * sum(w) term.
+ * Row indices are constants throughout, so the accumulators stay in registers. */
+#define EL_IGEMM_ROW(R, TWO, MR)                                                            \
   do {                                                                                      \
-    const __m512i x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p##R + k)), flip);       \
-    acc[R][0] = _mm512_dpbusd_epi32(acc[R][0], x, wa);                                      \
-    if (TWO) acc[R][1] = _mm512_dpbusd_epi32(acc[R][1], x, wb);                             \
-  } while (0)
-
-/* Two blocks: rows R and R + 1 of 32 channels in one vector of bytes. */
-#define EL_IGEMM_STORE_TWO(R, FAST)                                                             \
-  do {                                                                                      \
-    if (rows > (R)) {                                                                       \
-      const __m512i v = el_rqf_bytes(el_rqf_scale(acc[R][0], &rq0, FAST), el_rqf_scale(acc[R][1], &rq1, FAST), \
-                                 el_rqf_scale(acc[R + 1][0], &rq0, FAST),                        \
-                                 el_rqf_scale(acc[R + 1][1], &rq1, FAST), zp16, lo8, hi8, 0);       \
-      _mm256_mask_storeu_epi8(o + (R) * out_stride, keep, _mm512_castsi512_si256(v));       \
-      if (rows > (R) + 1) {                                                                 \
-        _mm256_mask_storeu_epi8(o + ((R) + 1) * out_stride, keep,                           \
-                                _mm512_extracti64x4_epi64(v, 1));                           \
-      }                                                                                     \
+    if ((R) < (MR)) {                                                                       \
+      const __m512i x = _mm512_xor_si512(_mm512_set1_epi32(load_i32(p##R + k)), flip);     \
+      acc[R][0] = _mm512_dpbusd_epi32(acc[R][0], x, wa);                                    \
+      if (TWO) acc[R][1] = _mm512_dpbusd_epi32(acc[R][1], x, wb);                           \
     }                                                                                       \
   } while (0)
 
-#define EL_IGEMM_PASS(TWO, FAST)                                                                \
+/* Row R, or the last computed row where R is past MR (its bytes are never stored). */
+#define EL_IGEMM_R(R, MR) ((R) < (MR) ? (R) : (MR) - 1)
+
+/* Two blocks: rows R and R + 1 of 32 channels in one vector of bytes. */
+#define EL_IGEMM_STORE_TWO(R, FAST, MR)                                                     \
+  do {                                                                                      \
+    if ((R) < (MR) && rows > (R)) {                                                         \
+      const int r1 = EL_IGEMM_R((R) + 1, MR);                                               \
+      const __m512i v = el_rqf_bytes(                                                       \
+          el_rqf_scale(acc[R][0], &rq0, FAST), el_rqf_scale(acc[R][1], &rq1, FAST),         \
+          el_rqf_scale(acc[r1][0], &rq0, FAST), el_rqf_scale(acc[r1][1], &rq1, FAST), zp16, \
+          lo8, hi8, 0);                                                                     \
+      _mm256_mask_storeu_epi8(o + (R) * out_stride, keep, _mm512_castsi512_si256(v));                       \
+      if (rows > (R) + 1) _mm256_mask_storeu_epi8(o + ((R) + 1) * out_stride, keep, _mm512_extracti64x4_epi64(v, 1)); \
+    }                                                                                       \
+  } while (0)
+
+/* One block: rows R .. R + 3 of 16 channels in one vector of bytes. */
+#define EL_IGEMM_STORE_ONE(R, FAST, MR)                                                     \
+  do {                                                                                      \
+    if ((R) < (MR) && rows > (R)) {                                                         \
+      const __m512i v = el_rqf_bytes(el_rqf_scale(acc[R][0], &rq0, FAST),                  \
+                                     el_rqf_scale(acc[EL_IGEMM_R((R) + 1, MR)][0], &rq0, FAST), \
+                                     el_rqf_scale(acc[EL_IGEMM_R((R) + 2, MR)][0], &rq0, FAST), \
+                                     el_rqf_scale(acc[EL_IGEMM_R((R) + 3, MR)][0], &rq0, FAST), \
+                                     zp16, lo8, hi8, 0);                                    \
+      _mm_mask_storeu_epi8(o + (R) * out_stride, keep, _mm512_castsi512_si128(v));          \
+      if (rows > (R) + 1) _mm_mask_storeu_epi8(o + ((R) + 1) * out_stride, keep, _mm512_extracti32x4_epi32(v, 1)); \
+      if (rows > (R) + 2) _mm_mask_storeu_epi8(o + ((R) + 2) * out_stride, keep, _mm512_extracti32x4_epi32(v, 2)); \
+      if (rows > (R) + 3) _mm_mask_storeu_epi8(o + ((R) + 3) * out_stride, keep, _mm512_extracti32x4_epi32(v, 3)); \
+    }                                                                                       \
+  } while (0)
+
+#define EL_IGEMM_PASS(TWO, FAST, MR)                                                        \
   do {                                                                                      \
     const el_rq_block* blocks = rq->blocks + (c0 + blk * 16) / 16;                          \
     const __m512i bias0 = _mm512_load_si512(blocks[0].bias);                                \
@@ -316,70 +337,81 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
     for (int t = 0; t < taps; ++t) {                                                        \
       const int32_t* ot = off + t * 6;                                                      \
       const int8_t* p0 = tap_at(in, aux, ot[0]);                                            \
-      const int8_t* p1 = tap_at(in, aux, ot[1]);                                            \
-      const int8_t* p2 = tap_at(in, aux, ot[2]);                                            \
-      const int8_t* p3 = tap_at(in, aux, ot[3]);                                            \
-      const int8_t* p4 = tap_at(in, aux, ot[4]);                                            \
-      const int8_t* p5 = tap_at(in, aux, ot[5]);                                            \
+      const int8_t* p1 = tap_at(in, aux, ot[EL_IGEMM_R(1, MR)]);                            \
+      const int8_t* p2 = tap_at(in, aux, ot[EL_IGEMM_R(2, MR)]);                            \
+      const int8_t* p3 = tap_at(in, aux, ot[EL_IGEMM_R(3, MR)]);                            \
+      const int8_t* p4 = tap_at(in, aux, ot[EL_IGEMM_R(4, MR)]);                            \
+      const int8_t* p5 = tap_at(in, aux, ot[EL_IGEMM_R(5, MR)]);                            \
       const char* w0 = wb0 + (size_t)t * (size_t)cin * 16;                                  \
       const char* w1 = wb1 + (size_t)t * (size_t)cin * 16;                                  \
       for (int k = 0; k < cin; k += 4) {                                                    \
         const __m512i wa = _mm512_loadu_si512(w0 + (size_t)k * 16);                         \
         const __m512i wb = TWO ? _mm512_loadu_si512(w1 + (size_t)k * 16) : wa;              \
-        EL_IGEMM_ROW(0, TWO);                                                               \
-        EL_IGEMM_ROW(1, TWO);                                                               \
-        EL_IGEMM_ROW(2, TWO);                                                               \
-        EL_IGEMM_ROW(3, TWO);                                                               \
-        EL_IGEMM_ROW(4, TWO);                                                               \
-        EL_IGEMM_ROW(5, TWO);                                                               \
+        EL_IGEMM_ROW(0, TWO, MR);                                                           \
+        EL_IGEMM_ROW(1, TWO, MR);                                                           \
+        EL_IGEMM_ROW(2, TWO, MR);                                                           \
+        EL_IGEMM_ROW(3, TWO, MR);                                                           \
+        EL_IGEMM_ROW(4, TWO, MR);                                                           \
+        EL_IGEMM_ROW(5, TWO, MR);                                                           \
       }                                                                                     \
     }                                                                                       \
     const int j = blk * 16;                                                                 \
     int8_t* o = out + j;                                                                    \
-    const el_rqf rq0 = el_rqf_load(&blocks[0], FAST);                                      \
+    const el_rqf rq0 = el_rqf_load(&blocks[0], FAST);                                       \
     if (TWO) {                                                                              \
-      const el_rqf rq1 = el_rqf_load(&blocks[1], FAST);                                    \
+      const el_rqf rq1 = el_rqf_load(&blocks[1], FAST);                                     \
       const int count = n - j < 32 ? n - j : 32;                                            \
       const __mmask32 keep = count >= 32 ? 0xFFFFFFFFu : (__mmask32)((1u << count) - 1u);   \
-      EL_IGEMM_STORE_TWO(0, FAST);                                                                \
-      EL_IGEMM_STORE_TWO(2, FAST);                                                                \
-      EL_IGEMM_STORE_TWO(4, FAST);                                                                \
+      EL_IGEMM_STORE_TWO(0, FAST, MR);                                                      \
+      EL_IGEMM_STORE_TWO(2, FAST, MR);                                                      \
+      EL_IGEMM_STORE_TWO(4, FAST, MR);                                                      \
     } else {                                                                                \
       const int count = n - j < 16 ? n - j : 16;                                            \
       const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));     \
-      const __m512i q4 = el_rqf_scale(acc[4][0], &rq0, FAST);                                    \
-      const __m512i q5 = el_rqf_scale(acc[5][0], &rq0, FAST);                                    \
-      const __m512i lo4 = el_rqf_bytes(el_rqf_scale(acc[0][0], &rq0, FAST),                          \
-                                   el_rqf_scale(acc[1][0], &rq0, FAST),                          \
-                                   el_rqf_scale(acc[2][0], &rq0, FAST),                          \
-                                   el_rqf_scale(acc[3][0], &rq0, FAST), zp16, lo8, hi8, 0);         \
-      const __m512i hi2 = el_rqf_bytes(q4, q5, q4, q5, zp16, lo8, hi8, 0);                         \
-      _mm_mask_storeu_epi8(o, keep, _mm512_castsi512_si128(lo4));                           \
-      if (rows > 1) _mm_mask_storeu_epi8(o + out_stride, keep, _mm512_extracti32x4_epi32(lo4, 1)); \
-      if (rows > 2) _mm_mask_storeu_epi8(o + 2 * out_stride, keep, _mm512_extracti32x4_epi32(lo4, 2)); \
-      if (rows > 3) _mm_mask_storeu_epi8(o + 3 * out_stride, keep, _mm512_extracti32x4_epi32(lo4, 3)); \
-      if (rows > 4) _mm_mask_storeu_epi8(o + 4 * out_stride, keep, _mm512_castsi512_si128(hi2)); \
-      if (rows > 5) _mm_mask_storeu_epi8(o + 5 * out_stride, keep, _mm512_extracti32x4_epi32(hi2, 1)); \
+      EL_IGEMM_STORE_ONE(0, FAST, MR);                                                      \
+      EL_IGEMM_STORE_ONE(4, FAST, MR);                                                      \
     }                                                                                       \
   } while (0)
+
+#define EL_IGEMM_ALL(FAST, MR)                                                              \
+  do {                                                                                      \
+    int blk = 0;                                                                            \
+    for (; blk + 2 <= nb; blk += 2) EL_IGEMM_PASS(1, FAST, MR);                             \
+    if (blk < nb) EL_IGEMM_PASS(0, FAST, MR);                                               \
+  } while (0)
+
+/* One function per tile height, so that the six-row one (nearly every tile) keeps its own
+ * register allocation and code layout. */
+#define EL_IGEMM_FN(NAME, MR)                                                               \
+  EL_TARGET_VNNI static void NAME(int taps, int cin, const int32_t* off, const int8_t* in,  \
+                                  const int8_t* aux, const void* b, size_t b_block,         \
+                                  const el_requant* rq, int c0, int rows, int8_t* out,      \
+                                  ptrdiff_t out_stride, int n) {                            \
+    const __m512i flip = _mm512_set1_epi32((int32_t)0x80808080u);                           \
+    const __m512i zp16 = _mm512_set1_epi16((int16_t)rq->out_zp);                            \
+    const __m512i lo8 = _mm512_set1_epi8((int8_t)rq->act_min);                              \
+    const __m512i hi8 = _mm512_set1_epi8((int8_t)rq->act_max);                              \
+    const int nb = (n + 15) / 16;                                                           \
+    if (el_rqf_fast(rq, rq->blocks + c0 / 16, n)) {                                         \
+      EL_IGEMM_ALL(1, MR);                                                                  \
+    } else {                                                                                \
+      EL_IGEMM_ALL(0, MR);                                                                  \
+    }                                                                                       \
+  }
+
+EL_IGEMM_FN(igemm_vnni6, 6)
+EL_IGEMM_FN(igemm_vnni4, 4)
+EL_IGEMM_FN(igemm_vnni2, 2)
+EL_IGEMM_FN(igemm_vnni1, 1)
 
 EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int32_t* off, const int8_t* in,
                                       const int8_t* aux, const void* b, size_t b_block,
                                       const el_requant* rq, int c0, int rows, int8_t* out,
                                       ptrdiff_t out_stride, int n) {
-  const __m512i flip = _mm512_set1_epi32((int32_t)0x80808080u);
-  const __m512i zp16 = _mm512_set1_epi16((int16_t)rq->out_zp);
-  const __m512i lo8 = _mm512_set1_epi8((int8_t)rq->act_min);
-  const __m512i hi8 = _mm512_set1_epi8((int8_t)rq->act_max);
-  const int nb = (n + 15) / 16;
-  int blk = 0;
-  if (el_rqf_fast(rq, rq->blocks + c0 / 16, n)) {
-    for (; blk + 2 <= nb; blk += 2) EL_IGEMM_PASS(1, 1);
-    if (blk < nb) EL_IGEMM_PASS(0, 1);
-  } else {
-    for (; blk + 2 <= nb; blk += 2) EL_IGEMM_PASS(1, 0);
-    if (blk < nb) EL_IGEMM_PASS(0, 0);
-  }
+  void (*fn)(int, int, const int32_t*, const int8_t*, const int8_t*, const void*, size_t,
+             const el_requant*, int, int, int8_t*, ptrdiff_t, int) =
+      rows > 4 ? igemm_vnni6 : rows > 2 ? igemm_vnni4 : rows == 2 ? igemm_vnni2 : igemm_vnni1;
+  fn(taps, cin, off, in, aux, b, b_block, rq, c0, rows, out, out_stride, n);
 }
 
 /* Round half away from zero of a double: add the largest double below one half, with the
