@@ -1,10 +1,24 @@
 /* x86-64 float GEMM micro-kernels: AVX2+FMA (6 rows x 16 channels) and AVX-512 (6 rows x 32
  * channels), bias and activation clamp fused into the store. */
 #if defined(__x86_64__)
+#include <math.h>
+
 #include "kernels/optimized/fgemm.h"
 #include "kernels/optimized/simd_x86.h"
 
 enum { MR = 6 };
+
+/* The finite bounds of the activation clamp (1: lower, 2: upper): a bound at infinity changes
+ * nothing but a NaN, which the reference passes through, so it is skipped. */
+static inline int clamp_bounds(float lo, float hi) {
+  return (lo > -INFINITY ? 1 : 0) | (hi < INFINITY ? 2 : 0);
+}
+
+EL_TARGET_AVX2 static inline __m256 clamp8(__m256 v, __m256 lo, __m256 hi, int bounds) {
+  if (bounds & 1) v = _mm256_max_ps(v, lo);
+  if (bounds & 2) v = _mm256_min_ps(v, hi);
+  return v;
+}
 
 EL_TARGET_AVX2 static inline void store8(float* dst, __m256 v, int count) {
   if (count >= 8) {
@@ -20,6 +34,7 @@ EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const*
                                       size_t block_bytes, int n, const float* bias, float lo,
                                       float hi, float* out, ptrdiff_t out_stride) {
   const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const int bounds = clamp_bounds(lo, hi);
   const size_t tap_floats = (size_t)tap_len * 16;
   for (int c = 0; c < n; c += 16) {
     const float* wb = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
@@ -58,8 +73,8 @@ EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const*
     const int count = n - c;
     for (int r = 0; r < rows; ++r) {
       float* o = out + r * out_stride + c;
-      store8(o, _mm256_min_ps(_mm256_max_ps(accs[r][0], vlo), vhi), count);
-      store8(o + 8, _mm256_min_ps(_mm256_max_ps(accs[r][1], vlo), vhi), count - 8);
+      store8(o, clamp8(accs[r][0], vlo, vhi, bounds), count);
+      store8(o + 8, clamp8(accs[r][1], vlo, vhi, bounds), count - 8);
     }
   }
 }
@@ -71,10 +86,13 @@ EL_TARGET_AVX2 static void gemm_avx2(int k, const float* const* a, int rows, con
   igemm_avx2(1, k, a, no_step, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
-EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m512 hi, int count) {
+EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m512 hi,
+                                            int bounds, int count) {
   if (count <= 0) return;
+  if (bounds & 1) v = _mm512_max_ps(v, lo);
+  if (bounds & 2) v = _mm512_min_ps(v, hi);
   const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));
-  _mm512_mask_storeu_ps(dst, keep, _mm512_min_ps(_mm512_max_ps(v, lo), hi));
+  _mm512_mask_storeu_ps(dst, keep, v);
 }
 
 EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a,
@@ -82,6 +100,7 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
                                           size_t block_bytes, int n, const float* bias, float lo,
                                           float hi, float* out, ptrdiff_t out_stride) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  const int bounds = clamp_bounds(lo, hi);
   const size_t tap_floats = (size_t)tap_len * 16;
   int c = 0;
   for (; c + 16 < n; c += 32) {
@@ -122,8 +141,8 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
                                 {c30, c31}, {c40, c41}, {c50, c51}};
     for (int r = 0; r < rows; ++r) {
       float* o = out + r * out_stride + c;
-      store16(o, accs[r][0], vlo, vhi, n - c);
-      store16(o + 16, accs[r][1], vlo, vhi, n - c - 16);
+      store16(o, accs[r][0], vlo, vhi, bounds, n - c);
+      store16(o + 16, accs[r][1], vlo, vhi, bounds, n - c - 16);
     }
   }
   if (c < n) {
@@ -145,7 +164,9 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
       a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
     }
     const __m512 accs[MR] = {c0, c1, c2, c3, c4, c5};
-    for (int r = 0; r < rows; ++r) store16(out + r * out_stride + c, accs[r], vlo, vhi, n - c);
+    for (int r = 0; r < rows; ++r) {
+      store16(out + r * out_stride + c, accs[r], vlo, vhi, bounds, n - c);
+    }
   }
 }
 
@@ -162,6 +183,7 @@ EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows,
 EL_TARGET_AVX2 static void gemv_avx2(int k, const float* a, const float* w, size_t block_bytes,
                                      int n, const float* bias, float lo, float hi, float* out) {
   const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+  const int bounds = clamp_bounds(lo, hi);
   for (int c = 0; c < n; c += 32) {
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const float* w1 = (const float*)((const char*)w0 + block_bytes);
@@ -177,11 +199,11 @@ EL_TARGET_AVX2 static void gemv_avx2(int k, const float* a, const float* w, size
         s3 = _mm256_fmadd_ps(x, _mm256_loadu_ps(w1 + (size_t)i * 16 + 8), s3);
       }
     }
-    store8(out + c, _mm256_min_ps(_mm256_max_ps(s0, vlo), vhi), n - c);
-    store8(out + c + 8, _mm256_min_ps(_mm256_max_ps(s1, vlo), vhi), n - c - 8);
+    store8(out + c, clamp8(s0, vlo, vhi, bounds), n - c);
+    store8(out + c + 8, clamp8(s1, vlo, vhi, bounds), n - c - 8);
     if (two) {
-      store8(out + c + 16, _mm256_min_ps(_mm256_max_ps(s2, vlo), vhi), n - c - 16);
-      store8(out + c + 24, _mm256_min_ps(_mm256_max_ps(s3, vlo), vhi), n - c - 24);
+      store8(out + c + 16, clamp8(s2, vlo, vhi, bounds), n - c - 16);
+      store8(out + c + 24, clamp8(s3, vlo, vhi, bounds), n - c - 24);
     }
   }
 }
@@ -190,6 +212,7 @@ EL_TARGET_AVX512 static void gemv_avx512(int k, const float* a, const float* w, 
                                          int n, const float* bias, float lo, float hi,
                                          float* out) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  const int bounds = clamp_bounds(lo, hi);
   const int nb = (n + 15) / 16;
   const float* wb[4];
   __m512 s[4];
@@ -204,7 +227,7 @@ EL_TARGET_AVX512 static void gemv_avx512(int k, const float* a, const float* w, 
     if (nb > 2) s[2] = _mm512_fmadd_ps(x, _mm512_loadu_ps(wb[2] + (size_t)i * 16), s[2]);
     if (nb > 3) s[3] = _mm512_fmadd_ps(x, _mm512_loadu_ps(wb[3] + (size_t)i * 16), s[3]);
   }
-  for (int b = 0; b < nb; ++b) store16(out + 16 * b, s[b], vlo, vhi, n - 16 * b);
+  for (int b = 0; b < nb; ++b) store16(out + 16 * b, s[b], vlo, vhi, bounds, n - 16 * b);
 }
 
 const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2, igemm_avx2};
