@@ -1,4 +1,4 @@
-/* x86-64 float GEMM micro-kernels: AVX2+FMA (6 rows x 16 channels) and AVX-512 (6 rows x 32
+/* x86-64 float GEMM micro-kernels: AVX2+FMA (6 rows x 16 channels) and AVX-512 (7 rows x 32
  * channels), bias and activation clamp fused into the store. */
 #if defined(__x86_64__)
 #include <math.h>
@@ -6,7 +6,7 @@
 #include "kernels/optimized/fgemm.h"
 #include "kernels/optimized/simd_x86.h"
 
-enum { MR = 6 };
+enum { MR = 6, MR512 = 7 };
 
 /* The finite bounds of the activation clamp (1: lower, 2: upper): a bound at infinity changes
  * nothing but a NaN, which the reference passes through, so it is skipped. */
@@ -107,9 +107,10 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const float* w1 = (const float*)((const char*)w0 + block_bytes);
     const __m512 b0 = _mm512_loadu_ps(bias + c), b1 = _mm512_loadu_ps(bias + c + 16);
-    __m512 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1;
-    __m512 c30 = b0, c31 = b1, c40 = b0, c41 = b1, c50 = b0, c51 = b1;
+    __m512 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1;
+    __m512 c40 = b0, c41 = b1, c50 = b0, c51 = b1, c60 = b0, c61 = b1;
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
+    const float* a6 = a[6];
     for (int t = 0; t < taps; ++t) {
       const float* wt0 = w0 + (size_t)t * tap_floats;
       const float* wt1 = w1 + (size_t)t * tap_floats;
@@ -134,11 +135,15 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
         x = _mm512_set1_ps(a5[i]);
         c50 = _mm512_fmadd_ps(x, wa, c50);
         c51 = _mm512_fmadd_ps(x, wb, c51);
+        x = _mm512_set1_ps(a6[i]);
+        c60 = _mm512_fmadd_ps(x, wa, c60);
+        c61 = _mm512_fmadd_ps(x, wb, c61);
       }
       a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
+      a6 += step[6];
     }
-    const __m512 accs[MR][2] = {{c00, c01}, {c10, c11}, {c20, c21},
-                                {c30, c31}, {c40, c41}, {c50, c51}};
+    const __m512 accs[MR512][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
+                                   {c40, c41}, {c50, c51}, {c60, c61}};
     for (int r = 0; r < rows; ++r) {
       float* o = out + r * out_stride + c;
       store16(o, accs[r][0], vlo, vhi, bounds, n - c);
@@ -148,8 +153,9 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
   if (c < n) {
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const __m512 b0 = _mm512_loadu_ps(bias + c);
-    __m512 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0;
+    __m512 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0, c6 = b0;
     const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
+    const float* a6 = a[6];
     for (int t = 0; t < taps; ++t) {
       const float* wt0 = w0 + (size_t)t * tap_floats;
       for (int i = 0; i < tap_len; ++i) {
@@ -160,10 +166,12 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
         c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[i]), wa, c3);
         c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[i]), wa, c4);
         c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[i]), wa, c5);
+        c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[i]), wa, c6);
       }
       a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
+      a6 += step[6];
     }
-    const __m512 accs[MR] = {c0, c1, c2, c3, c4, c5};
+    const __m512 accs[MR512] = {c0, c1, c2, c3, c4, c5, c6};
     for (int r = 0; r < rows; ++r) {
       store16(out + r * out_stride + c, accs[r], vlo, vhi, bounds, n - c);
     }
@@ -173,7 +181,7 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
 EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows, const float* w,
                                          size_t block_bytes, int n, const float* bias, float lo,
                                          float hi, float* out, ptrdiff_t out_stride) {
-  static const ptrdiff_t no_step[MR] = {0};
+  static const ptrdiff_t no_step[MR512] = {0};
   igemm_avx512(1, k, a, no_step, rows, w, block_bytes, n, bias, lo, hi, out, out_stride);
 }
 
@@ -231,6 +239,6 @@ EL_TARGET_AVX512 static void gemv_avx512(int k, const float* a, const float* w, 
 }
 
 const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2, igemm_avx2};
-const el_fgemm_kernels el_fgemm_avx512 = {MR, gemm_avx512, gemv_avx512, igemm_avx512};
+const el_fgemm_kernels el_fgemm_avx512 = {MR512, gemm_avx512, gemv_avx512, igemm_avx512};
 
 #endif /* __x86_64__ */
