@@ -252,6 +252,10 @@ def conv_hybrid(per_channel: bool) -> Callable[[np.random.Generator], Case]:
             sh = sw = 1
             pad = "VALID"
         cin, cout = _channels(rng), _channels(rng)
+        if rng.random() < 0.15:
+            # a named first or middle layer (the keyword model's 10x4 filter over one channel)
+            (b, h, w, cin), (kh, kw), sh, pad, cout = _NAMED_CONVS[int(rng.integers(0, len(_NAMED_CONVS)))]
+            sw, dh, dw = sh, 1, 1
         act = _pick(rng, ACTIVATIONS)
         oh, ow = _out_extent(h, kh, sh, dh, pad), _out_extent(w, kw, sw, dw, pad)
         while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1:

@@ -20,6 +20,7 @@
 #include "kernels/optimized/conv_geom.h"
 #include "kernels/optimized/fconv_taps.h"
 #include "kernels/optimized/fgemm.h"
+#include "kernels/optimized/hconv_image.h"
 #include "kernels/optimized/hybrid_opt.h"
 #include "kernels/optimized/opt_kernels.h"
 #include "kernels/optimized/qgemm.h"
@@ -96,6 +97,10 @@ typedef struct el_opt_conv {
   const float* channel_scales;
   int per_channel_scales; /* channel_scales has one entry per output channel */
   int asymmetric;         /* the reference's per-channel form: asymmetric input quantization */
+  int hy_image;           /* QUAD kernels: the input laid out as hconv_image.h describes */
+  el_conv_geom hy_geom;   /* that image's geometry */
+  size_t hy_bytes;
+  el_opt_scratch hy_scratch;
   int has_bias;
 } el_opt_conv;
 
@@ -377,6 +382,13 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   const size_t elem = qk->format == EL_QFORMAT_QUAD ? 1 : 2;
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)qk->mr * (size_t)s->kp * elem, s->threads,
                                            &s->scratch));
+  s->hy_image = qk->format == EL_QFORMAT_QUAD && g->dw == 1;
+  if (s->hy_image) {
+    s->hy_bytes = (size_t)el_hconv_image_geom(g, &s->hy_geom);
+    /* A pointwise convolution's last tile reads up to mr rows past the image. */
+    EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, s->hy_bytes + (size_t)qk->mr * (size_t)s->kp,
+                                             1, &s->hy_scratch));
+  }
   s->path = PATH_HYBRID;
   return kTfLiteOk;
 }
@@ -537,10 +549,17 @@ static void hybrid_task(void* arg, int task, int thread) {
   int64_t t0, t1;
   int c0, c1;
   task_ranges(j, task, &t0, &t1, &c0, &c1);
+  const int in_place = g->pointwise && s->kp == g->in_c;
+  el_fconv_cursor cur = {0, 0, 0, 0, 0, 0, 0};
+  if (s->hy_image && !in_place) cur = el_fconv_cursor_at(&s->hy_geom, t0 * j->mr);
   for (int64_t tile = t0; tile < t1; ++tile) {
     const int64_t m0 = tile * j->mr;
     const int rows = (int)(g->m - m0 < j->mr ? g->m - m0 : j->mr);
-    if (qk->format == EL_QFORMAT_QUAD) {
+    if (s->hy_image && in_place) {
+      a = (uint8_t*)j->in + m0 * g->in_c;
+    } else if (s->hy_image) {
+      el_hconv_tile_rows(&s->hy_geom, (const uint8_t*)j->in, &cur, rows, j->mr, s->kp, a);
+    } else if (qk->format == EL_QFORMAT_QUAD) {
       el_conv_pack_quad(g, (const uint8_t*)j->in, m0, rows, j->mr, s->kp, qk->a_xor,
                         (uint8_t)((uint8_t)zp ^ qk->a_xor), a);
     } else {
@@ -705,6 +724,14 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     int32_t* zero_points = (int32_t*)(void*)(scales + s->g.batches);
     hybrid_quantize(s, input->data.f, (int8_t*)q, scales, zero_points);
     j.in = q;
+    if (s->hy_image) {
+      uint8_t* image = (uint8_t*)el_opt_scratch_slice(ctx, &s->hy_scratch, 0);
+      EL_ENSURE(ctx, image != NULL);
+      /* Symmetric inputs have zero points 0; asymmetric ones one batch. */
+      el_hconv_fill_image(&s->g, &s->hy_geom, (const int8_t*)q, s->qk->a_xor,
+                          (uint8_t)((uint8_t)zero_points[0] ^ s->qk->a_xor), image);
+      j.in = image;
+    }
     j.batch_scales = scales;
     j.batch_zero_points = zero_points;
   }
