@@ -377,7 +377,8 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   el_activation_range_f32(params->activation, &s->act_lo, &s->act_hi);
   s->qinput_bytes = ((size_t)elements + 63) & ~(size_t)63;
   EL_ENSURE_OK(ctx, el_opt_request_scratch(
-                        ctx, s->qinput_bytes + (size_t)g->batches * (sizeof(float) + sizeof(int32_t)),
+                        ctx, s->qinput_bytes + (size_t)g->batches * (sizeof(float) + sizeof(int32_t)) +
+                                 (size_t)n * sizeof(int32_t),
                         1, &s->qinput));
   const size_t elem = qk->format == EL_QFORMAT_QUAD ? 1 : 2;
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)qk->mr * (size_t)s->kp * elem, s->threads,
@@ -460,6 +461,7 @@ typedef struct conv_job {
   /* hybrid path */
   const float* batch_scales;
   const int32_t* batch_zero_points;
+  const int32_t* corr; /* per channel: the zero point's term of the sums (hybrid_row) */
 } conv_job;
 
 /* Task t covers a contiguous range of row tiles and of channel chunks. */
@@ -507,26 +509,32 @@ static void q8_task(void* arg, int task, int thread) {
 }
 
 /* The reference hybrid kernel's float epilogue for channels c .. c+count-1 of one output pixel:
- * the sums of (q - zero point) * w come from the raw ones and the weight sums. */
-static void hybrid_row(const el_opt_conv* s, const int32_t* restrict acc, int c, int count,
-                       int32_t fold, float scale, float* restrict dst) {
-  const int32_t* restrict wsum = s->bias + c;
+ * the sums of (q - zero point) * w are the raw ones plus corr (the zero point's term through
+ * the weight sums, made once per invoke). */
+static void hybrid_row(const el_opt_conv* s, const int32_t* restrict acc,
+                       const int32_t* restrict corr, int c, int count, float scale,
+                       float* restrict dst) {
   const float* restrict bias = s->fbias + c;
   const float lo = s->act_lo, hi = s->act_hi;
-  float v[64];
-  if (s->asymmetric) {
-    const float* restrict cs = s->channel_scales + (s->per_channel_scales ? c : 0);
-    const int step = s->per_channel_scales;
-    for (int x = 0; x < count; ++x) {
-      v[x] = (float)el_wrap_fold(acc[x], fold, wsum[x]) * cs[x * step] * scale;
-    }
+  const int has_bias = s->has_bias;
+  const float* restrict cs = s->channel_scales + (s->per_channel_scales ? c : 0);
+  /* One pass per form, each the reference's expression, so the compiler vectorizes it. */
+#define HYBRID_ROW(EXPR)                                                          \
+  for (int x = 0; x < count; ++x) {                                             \
+    const float sum = (float)(int32_t)((uint32_t)acc[x] + (uint32_t)corr[x]);  \
+    float v = EXPR;                                                             \
+    if (has_bias) v += bias[x];                                                 \
+    dst[x] = el_clamp_f32(v, lo, hi);                                           \
+  }
+  if (s->asymmetric && s->per_channel_scales) {
+    HYBRID_ROW(sum * cs[x] * scale)
+  } else if (s->asymmetric) {
+    const float cs0 = cs[0];
+    HYBRID_ROW(sum * cs0 * scale)
   } else {
-    for (int x = 0; x < count; ++x) v[x] = (float)el_wrap_fold(acc[x], fold, wsum[x]) * scale;
+    HYBRID_ROW(sum * scale)
   }
-  if (s->has_bias) {
-    for (int x = 0; x < count; ++x) v[x] += bias[x];
-  }
-  for (int x = 0; x < count; ++x) dst[x] = el_clamp_f32(v[x], lo, hi);
+#undef HYBRID_ROW
 }
 
 /* The reference hybrid kernel's arithmetic on rows of int32 sums of (q - zero point) * w. */
@@ -539,10 +547,7 @@ static void hybrid_task(void* arg, int task, int thread) {
   const size_t elem = qk->format == EL_QFORMAT_QUAD ? 1 : 2;
   const size_t row_bytes = (size_t)s->kp * elem;
   const int64_t hw = (int64_t)g->out_h * g->out_w;
-  /* Asymmetric inputs have one batch (prepare), so one zero point serves every tap. */
   const int32_t zp = j->batch_zero_points[0];
-  /* QUAD sums the stored bytes (q ^ a_xor); PAIR16 sums q - zp itself. */
-  const int32_t fold = qk->format == EL_QFORMAT_QUAD ? -zp - (qk->a_xor ? 128 : 0) : 0;
   uint8_t* a = j->scratch + s->scratch.slice * (size_t)thread;
   float* out = (float*)j->out;
   int32_t acc[EL_QGEMM_MAX_MR * 64];
@@ -574,7 +579,7 @@ static void hybrid_task(void* arg, int task, int thread) {
                s->block_bytes, nb, acc);
       const int count = n - c < 64 ? n - c : 64;
       for (int r = 0; r < rows; ++r) {
-        hybrid_row(s, acc + r * 64, c, count, fold, j->batch_scales[(m0 + r) / hw],
+        hybrid_row(s, acc + r * 64, j->corr + c, c, count, j->batch_scales[(m0 + r) / hw],
                    out + (m0 + r) * n + c);
       }
     }
@@ -734,6 +739,13 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     }
     j.batch_scales = scales;
     j.batch_zero_points = zero_points;
+    /* Asymmetric inputs have one batch (prepare), so one zero point serves every tap. QUAD
+     * sums the stored bytes (q ^ a_xor); PAIR16 sums q - zp itself. */
+    const int32_t fold =
+        s->qk->format == EL_QFORMAT_QUAD ? -zero_points[0] - (s->qk->a_xor ? 128 : 0) : 0;
+    int32_t* corr = zero_points + s->g.batches;
+    for (int c = 0; c < s->g.out_c; ++c) corr[c] = el_wrap_fold(0, fold, s->bias[c]);
+    j.corr = corr;
   }
   if (s->path == PATH_F32 && s->fpadded != NULL) {
     el_fconv_fill_padded(&s->g, &s->fpadded_geom, input->data.f, s->fpadded);
