@@ -20,6 +20,7 @@
 #include "kernels/optimized/conv_geom.h"
 #include "kernels/optimized/fconv_taps.h"
 #include "kernels/optimized/fgemm.h"
+#include "kernels/optimized/hconv_epilogue.h"
 #include "kernels/optimized/hconv_image.h"
 #include "kernels/optimized/hybrid_opt.h"
 #include "kernels/optimized/opt_kernels.h"
@@ -101,6 +102,8 @@ typedef struct el_opt_conv {
   el_conv_geom hy_geom;   /* that image's geometry */
   size_t hy_bytes;
   el_opt_scratch hy_scratch;
+  el_hconv_row_fn hy_row; /* the float epilogue (hconv_epilogue.h) */
+  el_hconv_epilogue hy_epilogue;
   int has_bias;
 } el_opt_conv;
 
@@ -376,13 +379,20 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   el_qgemm_pack(qk->format, filter->data.raw_const, 0, 0, n, g->kdim, s->kp, s->packed, s->bias);
   el_activation_range_f32(params->activation, &s->act_lo, &s->act_hi);
   s->qinput_bytes = ((size_t)elements + 63) & ~(size_t)63;
+  /* The quantized input, per batch its scale and zero point, per channel the zero point term. */
+  const size_t per_batch = (size_t)g->batches * (sizeof(float) + sizeof(int32_t));
   EL_ENSURE_OK(ctx, el_opt_request_scratch(
-                        ctx, s->qinput_bytes + (size_t)g->batches * (sizeof(float) + sizeof(int32_t)) +
-                                 (size_t)n * sizeof(int32_t),
-                        1, &s->qinput));
+                        ctx, s->qinput_bytes + per_batch + (size_t)n * sizeof(int32_t), 1,
+                        &s->qinput));
   const size_t elem = qk->format == EL_QFORMAT_QUAD ? 1 : 2;
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)qk->mr * (size_t)s->kp * elem, s->threads,
                                            &s->scratch));
+  s->hy_row = el_hconv_row_for(el_context_isa(ctx));
+  s->hy_epilogue.cs = s->asymmetric ? s->channel_scales : NULL;
+  s->hy_epilogue.per_channel = s->per_channel_scales;
+  s->hy_epilogue.bias = s->has_bias ? s->fbias : NULL;
+  s->hy_epilogue.lo = s->act_lo;
+  s->hy_epilogue.hi = s->act_hi;
   s->hy_image = qk->format == EL_QFORMAT_QUAD && g->dw == 1;
   if (s->hy_image) {
     s->hy_bytes = (size_t)el_hconv_image_geom(g, &s->hy_geom);
@@ -461,7 +471,7 @@ typedef struct conv_job {
   /* hybrid path */
   const float* batch_scales;
   const int32_t* batch_zero_points;
-  const int32_t* corr; /* per channel: the zero point's term of the sums (hybrid_row) */
+  const int32_t* corr; /* per channel: the zero point's term of the sums (hconv_epilogue.h) */
 } conv_job;
 
 /* Task t covers a contiguous range of row tiles and of channel chunks. */
@@ -508,35 +518,6 @@ static void q8_task(void* arg, int task, int thread) {
   }
 }
 
-/* The reference hybrid kernel's float epilogue for channels c .. c+count-1 of one output pixel:
- * the sums of (q - zero point) * w are the raw ones plus corr (the zero point's term through
- * the weight sums, made once per invoke). */
-static void hybrid_row(const el_opt_conv* s, const int32_t* restrict acc,
-                       const int32_t* restrict corr, int c, int count, float scale,
-                       float* restrict dst) {
-  const float* restrict bias = s->fbias + c;
-  const float lo = s->act_lo, hi = s->act_hi;
-  const int has_bias = s->has_bias;
-  const float* restrict cs = s->channel_scales + (s->per_channel_scales ? c : 0);
-  /* One pass per form, each the reference's expression, so the compiler vectorizes it. */
-#define HYBRID_ROW(EXPR)                                                          \
-  for (int x = 0; x < count; ++x) {                                             \
-    const float sum = (float)(int32_t)((uint32_t)acc[x] + (uint32_t)corr[x]);  \
-    float v = EXPR;                                                             \
-    if (has_bias) v += bias[x];                                                 \
-    dst[x] = el_clamp_f32(v, lo, hi);                                           \
-  }
-  if (s->asymmetric && s->per_channel_scales) {
-    HYBRID_ROW(sum * cs[x] * scale)
-  } else if (s->asymmetric) {
-    const float cs0 = cs[0];
-    HYBRID_ROW(sum * cs0 * scale)
-  } else {
-    HYBRID_ROW(sum * scale)
-  }
-#undef HYBRID_ROW
-}
-
 /* The reference hybrid kernel's arithmetic on rows of int32 sums of (q - zero point) * w. */
 static void hybrid_task(void* arg, int task, int thread) {
   const conv_job* j = (const conv_job*)arg;
@@ -548,6 +529,9 @@ static void hybrid_task(void* arg, int task, int thread) {
   const size_t row_bytes = (size_t)s->kp * elem;
   const int64_t hw = (int64_t)g->out_h * g->out_w;
   const int32_t zp = j->batch_zero_points[0];
+  const float* cs = s->hy_epilogue.cs;
+  const int cs_step = s->hy_epilogue.per_channel;
+  const float* bias = s->hy_epilogue.bias;
   uint8_t* a = j->scratch + s->scratch.slice * (size_t)thread;
   float* out = (float*)j->out;
   int32_t acc[EL_QGEMM_MAX_MR * 64];
@@ -579,8 +563,9 @@ static void hybrid_task(void* arg, int task, int thread) {
                s->block_bytes, nb, acc);
       const int count = n - c < 64 ? n - c : 64;
       for (int r = 0; r < rows; ++r) {
-        hybrid_row(s, acc + r * 64, j->corr + c, c, count, j->batch_scales[(m0 + r) / hw],
-                   out + (m0 + r) * n + c);
+        s->hy_row(&s->hy_epilogue, acc + r * 64, j->corr + c, cs ? cs + (cs_step ? c : 0) : NULL,
+                  bias ? bias + c : NULL, j->batch_scales[(m0 + r) / hw], count,
+                  out + (m0 + r) * n + c);
       }
     }
   }
