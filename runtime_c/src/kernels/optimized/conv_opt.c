@@ -145,8 +145,8 @@ static int use_row_taps(const el_conv_geom* g, const el_qgemm_kernels* qk, int i
     return 0;
   }
   const int64_t span = (g->kw * g->in_c + 3) / 4 * 4;
-  const int64_t tiles = (g->m + qk->mr - 1) / qk->mr;
-  const int64_t table = tiles * g->kh * qk->mr * (int64_t)sizeof(int32_t);
+  const int64_t tiles = (g->m + qk->igemm_mr - 1) / qk->igemm_mr;
+  const int64_t table = tiles * g->kh * qk->igemm_mr * (int64_t)sizeof(int32_t);
   const int64_t elements = (int64_t)g->batches * g->in_h * g->in_w * g->in_c;
   /* Edge entries (at most one per table entry) are addressed by int32 byte offsets too. */
   const int64_t aux = (table / (int64_t)sizeof(int32_t) + 1) * span;
@@ -157,7 +157,7 @@ static int use_row_taps(const el_conv_geom* g, const el_qgemm_kernels* qk, int i
 /* The row-tap table and the edge runs' sources, and the scratch the runs are gathered into. */
 static TfLiteStatus prepare_row_taps(TfLiteContext* ctx, el_opt_conv* s, size_t table) {
   const el_conv_geom* g = &s->g;
-  const int mr = s->qk->mr;
+  const int mr = s->qk->igemm_mr;
   if (s->tap_offsets_cap < table) {
     s->tap_offsets = (int32_t*)el_opt_persistent(ctx, table);
     EL_ENSURE(ctx, s->tap_offsets != NULL);
@@ -268,8 +268,9 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
     /* Where every tap of every output pixel reads: a table made once, as the input may only
      * move between invokes, not its layout. */
     const int taps = s->taps;
-    const int64_t tiles = (g->m + qk->mr - 1) / qk->mr;
-    const size_t table = (size_t)tiles * (size_t)taps * (size_t)qk->mr * sizeof(int32_t);
+    const int mr = qk->igemm_mr;
+    const int64_t tiles = (g->m + mr - 1) / mr;
+    const size_t table = (size_t)tiles * (size_t)taps * (size_t)mr * sizeof(int32_t);
     const int fits = table <= MAX_TAP_TABLE_BYTES;
     if (s->row_taps) {
       EL_ENSURE_OK(ctx, prepare_row_taps(ctx, s, table));
@@ -280,13 +281,13 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
         s->tap_offsets_cap = table;
       }
       for (int64_t t = 0; t < tiles; ++t) {
-        const int64_t m0 = t * qk->mr;
-        const int rows = (int)(g->m - m0 < qk->mr ? g->m - m0 : qk->mr);
-        tap_offsets(g, m0, rows, qk->mr, s->tap_offsets + t * taps * qk->mr);
+        const int64_t m0 = t * mr;
+        const int rows = (int)(g->m - m0 < mr ? g->m - m0 : mr);
+        tap_offsets(g, m0, rows, mr, s->tap_offsets + t * taps * mr);
       }
     }
     s->use_tap_table = s->row_taps || (!g->pointwise && fits);
-    EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, sizeof(int32_t) * (size_t)(taps * qk->mr),
+    EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, sizeof(int32_t) * (size_t)(taps * mr),
                                              s->threads, &s->scratch));
     s->path = PATH_Q8_INDIRECT;
     return kTfLiteOk;
@@ -746,7 +747,9 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
                          (uint8_t)input->params.zero_point, edges + s->tap_len);
     j.edges = edges;
   }
-  j.mr = s->path == PATH_F32 ? s->fk->mr : s->qk->mr;
+  j.mr = s->path == PATH_F32            ? s->fk->mr
+         : s->path == PATH_Q8_INDIRECT ? s->qk->igemm_mr
+                                       : s->qk->mr;
   j.tiles = (s->g.m + j.mr - 1) / j.mr;
   j.chunks = s->path == PATH_F32 ? (s->g.out_c + EL_FGEMM_CHUNK - 1) / EL_FGEMM_CHUNK
                                  : (s->g.out_c + 63) / 64;

@@ -27,6 +27,7 @@ typedef enum el_qformat { EL_QFORMAT_QUAD = 0, EL_QFORMAT_PAIR16 = 1 } el_qforma
 typedef struct el_qgemm_kernels {
   el_qformat format;
   int mr;         /* rows of one micro tile */
+  int igemm_mr;   /* rows of one igemm tile (and of the tap tables made for it) */
   int kstep;      /* k padding: 4 (QUAD) or 2 (PAIR16) */
   uint8_t a_xor;  /* QUAD: what A bytes are XORed with (0x80 for unsigned-by-signed products) */
   /* acc[r * 64 + j] for r < mr, j < 16 * nb (nb <= 4): the dot products of the mr rows of A
@@ -41,12 +42,12 @@ typedef struct el_qgemm_kernels {
   void (*requant)(const int32_t* acc, int rows, int n, const el_requant* rq, int channel0,
                   int8_t* out, ptrdiff_t out_stride);
   /* Indirect GEMM with the requantization fused (QUAD, NULL where the ISA has none): row r of A
-   * is the concatenation over taps t of the cin int8 values (cin % 4 == 0) at in + off[t * mr + r]
-   * when that offset is >= 0, else at aux + (-1 - off[t * mr + r]), read in place (no im2col
-   * copy) and XORed with a_xor in the kernel, as the packs do. The weights are packed without
-   * XOR; the bias holds the input offset's term less a_xor's (as `gemm`). Writes
-   * out[r * out_stride + j] for r < rows and j < n, channels c0 + j (c0 a multiple of 16); needs
-   * rq->blocks. */
+   * is the concatenation over taps t of the cin int8 values (cin % 4 == 0) at
+   * in + off[t * igemm_mr + r] when that offset is >= 0, else at aux + (-1 - that offset), read
+   * in place (no im2col copy) and XORed with a_xor in the kernel, as the packs do. The weights
+   * are packed without XOR; the bias holds the input offset's term less a_xor's (as `gemm`).
+   * Writes out[r * out_stride + j] for r < rows (rows <= igemm_mr) and j < n, channels c0 + j
+   * (c0 a multiple of 16); needs rq->blocks. */
   void (*igemm)(int taps, int cin, const int32_t* off, const int8_t* in, const int8_t* aux,
                 const void* b, size_t b_block, const el_requant* rq, int c0, int rows, int8_t* out,
                 ptrdiff_t out_stride, int n);

@@ -17,7 +17,8 @@ static inline int32_t load_i32(const void* p) {
 
 /* ---- AVX2: 4 rows x 16 channels per step ---------------------------------------------------- */
 
-enum { MR_AVX2 = 4, MR_AVX512 = 6 };
+/* igemm: 7 rows (14 accumulators of two blocks): MobileNet maps are 7 * 2^k pixels a side. */
+enum { MR_AVX2 = 4, MR_AVX512 = 6, IGEMM_MR = 7 };
 
 EL_TARGET_AVX2 static void gemm_avx2(int kp, const void* a, size_t a_stride, const void* b,
                                      size_t b_block, int nb, int32_t* acc) {
@@ -275,7 +276,7 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
   return (const int8_t*)(inside ^ ((inside ^ outside) & pick));
 }
 
-/* MR rows (1, 2, 4 or 6: a tile's last rows take the smallest that holds them, not six) by one
+/* MR rows (1, 2, 4 or 7: a tile's last rows take the smallest that holds them, not seven) by one
  * or two 16-channel blocks of the indirect VNNI product, then the fused requantization; TWO
  * selects two blocks (12 accumulators). The activations are the unsigned operand (x ^ 0x80, one
  * XOR per broadcast) and the weights the signed one; the bias carries the -128 * sum(w) term.
@@ -327,21 +328,22 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
     const el_rq_block* blocks = rq->blocks + (c0 + blk * 16) / 16;                          \
     const __m512i bias0 = _mm512_load_si512(blocks[0].bias);                                \
     const __m512i bias1 = TWO ? _mm512_load_si512(blocks[1].bias) : bias0;                  \
-    __m512i acc[6][2];                                                                      \
-    for (int r = 0; r < 6; ++r) {                                                           \
+    __m512i acc[IGEMM_MR][2];                                                               \
+    for (int r = 0; r < IGEMM_MR; ++r) {                                                    \
       acc[r][0] = bias0;                                                                    \
       acc[r][1] = bias1;                                                                    \
     }                                                                                       \
     const char* wb0 = (const char*)b + (size_t)blk * b_block;                               \
     const char* wb1 = wb0 + b_block;                                                        \
     for (int t = 0; t < taps; ++t) {                                                        \
-      const int32_t* ot = off + t * 6;                                                      \
+      const int32_t* ot = off + t * IGEMM_MR;                                               \
       const int8_t* p0 = tap_at(in, aux, ot[0]);                                            \
       const int8_t* p1 = tap_at(in, aux, ot[EL_IGEMM_R(1, MR)]);                            \
       const int8_t* p2 = tap_at(in, aux, ot[EL_IGEMM_R(2, MR)]);                            \
       const int8_t* p3 = tap_at(in, aux, ot[EL_IGEMM_R(3, MR)]);                            \
       const int8_t* p4 = tap_at(in, aux, ot[EL_IGEMM_R(4, MR)]);                            \
       const int8_t* p5 = tap_at(in, aux, ot[EL_IGEMM_R(5, MR)]);                            \
+      const int8_t* p6 = tap_at(in, aux, ot[EL_IGEMM_R(6, MR)]);                            \
       const char* w0 = wb0 + (size_t)t * (size_t)cin * 16;                                  \
       const char* w1 = wb1 + (size_t)t * (size_t)cin * 16;                                  \
       for (int k = 0; k < cin; k += 4) {                                                    \
@@ -353,6 +355,7 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
         EL_IGEMM_ROW(3, TWO, MR);                                                           \
         EL_IGEMM_ROW(4, TWO, MR);                                                           \
         EL_IGEMM_ROW(5, TWO, MR);                                                           \
+        EL_IGEMM_ROW(6, TWO, MR);                                                           \
       }                                                                                     \
     }                                                                                       \
     const int j = blk * 16;                                                                 \
@@ -365,6 +368,7 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
       EL_IGEMM_STORE_TWO(0, FAST, MR);                                                      \
       EL_IGEMM_STORE_TWO(2, FAST, MR);                                                      \
       EL_IGEMM_STORE_TWO(4, FAST, MR);                                                      \
+      EL_IGEMM_STORE_TWO(6, FAST, MR);                                                      \
     } else {                                                                                \
       const int count = n - j < 16 ? n - j : 16;                                            \
       const __mmask16 keep = (__mmask16)(count >= 16 ? 0xFFFF : ((1u << count) - 1u));     \
@@ -380,7 +384,7 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
     if (blk < nb) EL_IGEMM_PASS(0, FAST, MR);                                               \
   } while (0)
 
-/* One function per tile height, so that the six-row one (nearly every tile) keeps its own
+/* One function per tile height, so that the seven-row one (nearly every tile) keeps its own
  * register allocation and code layout. */
 #define EL_IGEMM_FN(NAME, MR)                                                               \
   EL_TARGET_VNNI static void NAME(int taps, int cin, const int32_t* off, const int8_t* in,  \
@@ -399,7 +403,7 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
     }                                                                                       \
   }
 
-EL_IGEMM_FN(igemm_vnni6, 6)
+EL_IGEMM_FN(igemm_vnni7, IGEMM_MR)
 EL_IGEMM_FN(igemm_vnni4, 4)
 EL_IGEMM_FN(igemm_vnni2, 2)
 EL_IGEMM_FN(igemm_vnni1, 1)
@@ -410,7 +414,7 @@ EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int32_t* off, con
                                       ptrdiff_t out_stride, int n) {
   void (*fn)(int, int, const int32_t*, const int8_t*, const int8_t*, const void*, size_t,
              const el_requant*, int, int, int8_t*, ptrdiff_t, int) =
-      rows > 4 ? igemm_vnni6 : rows > 2 ? igemm_vnni4 : rows == 2 ? igemm_vnni2 : igemm_vnni1;
+      rows > 4 ? igemm_vnni7 : rows > 2 ? igemm_vnni4 : rows == 2 ? igemm_vnni2 : igemm_vnni1;
   fn(taps, cin, off, in, aux, b, b_block, rq, c0, rows, out, out_stride, n);
 }
 
@@ -478,7 +482,7 @@ const el_qgemm_kernels el_qgemm_avx512 = {
     .rescale = rescale_avx512};
 const el_qgemm_kernels el_qgemm_avx512_vnni = {
     .format = EL_QFORMAT_QUAD, .mr = MR_AVX512, .kstep = 4, .a_xor = 0x80, .gemm = gemm_vnni,
-    .gemv = gemv_vnni, .requant = requant_avx512, .igemm = igemm_vnni,
+    .gemv = gemv_vnni, .requant = requant_avx512, .igemm = igemm_vnni, .igemm_mr = IGEMM_MR,
     .rescale = rescale_avx512};
 
 #endif /* __x86_64__ */
