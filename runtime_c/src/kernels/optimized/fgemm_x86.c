@@ -150,7 +150,36 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
       store16(o + 16, accs[r][1], vlo, vhi, bounds, n - c - 16);
     }
   }
-  if (c < n) {
+  if (n - c > 0 && n - c <= 8) {
+    /* At most 8 channels left: 8-float vectors, half the FMA issue slots of 16-float ones on
+     * cores that split those in two. */
+    const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
+    const __m256 b0 = _mm256_loadu_ps(bias + c);
+    const __m256 lo8 = _mm256_set1_ps(lo), hi8 = _mm256_set1_ps(hi);
+    __m256 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0, c6 = b0;
+    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
+    const float* a6 = a[6];
+    for (int t = 0; t < taps; ++t) {
+      const float* wt0 = w0 + (size_t)t * tap_floats;
+      for (int i = 0; i < tap_len; ++i) {
+        const __m256 wa = _mm256_loadu_ps(wt0 + (size_t)i * 16);
+        c0 = _mm256_fmadd_ps(_mm256_set1_ps(a0[i]), wa, c0);
+        c1 = _mm256_fmadd_ps(_mm256_set1_ps(a1[i]), wa, c1);
+        c2 = _mm256_fmadd_ps(_mm256_set1_ps(a2[i]), wa, c2);
+        c3 = _mm256_fmadd_ps(_mm256_set1_ps(a3[i]), wa, c3);
+        c4 = _mm256_fmadd_ps(_mm256_set1_ps(a4[i]), wa, c4);
+        c5 = _mm256_fmadd_ps(_mm256_set1_ps(a5[i]), wa, c5);
+        c6 = _mm256_fmadd_ps(_mm256_set1_ps(a6[i]), wa, c6);
+      }
+      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
+      a6 += step[6];
+    }
+    const __m256 accs[MR512] = {c0, c1, c2, c3, c4, c5, c6};
+    const __mmask8 keep = (__mmask8)((1u << (n - c)) - 1u);
+    for (int r = 0; r < rows; ++r) {
+      _mm256_mask_storeu_ps(out + r * out_stride + c, keep, clamp8(accs[r], lo8, hi8, bounds));
+    }
+  } else if (c < n) {
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const __m512 b0 = _mm512_loadu_ps(bias + c);
     __m512 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0, c6 = b0;
