@@ -33,6 +33,7 @@ typedef struct opt_pool_state {
   int filter_h, filter_w, stride_h, stride_w, pad_h, pad_w;
   int32_t qlo, qhi;
   float flo, fhi;
+  int fclamp; /* a float bound is finite (else the clamp changes nothing, a NaN passes) */
   el_opt_scratch scratch; /* one accumulator row of `depth` 32-bit and `depth` 16-bit lanes */
 } opt_pool_state;
 
@@ -100,6 +101,7 @@ static TfLiteStatus opt_pool_prepare(TfLiteContext* ctx, TfLiteNode* node,
   if (taps > kMaxTaps) return kTfLiteOk;
   if (input->type == kTfLiteFloat32) {
     el_activation_range_f32(params->activation, &s->flo, &s->fhi);
+    s->fclamp = s->flo > -INFINITY || s->fhi < INFINITY;
   } else {
     EL_ENSURE_OK(ctx, el_q_activation_range(params->activation, output->type,
                                             output->params.scale, output->params.zero_point,
@@ -159,7 +161,8 @@ static inline f32x4 load4(const float* x) {
       }                                                                                       \
     }                                                                                         \
     for (int v = 0; v < (V); ++v) {                                                           \
-      const f32x4 r = clamp4(average ? a[v] / count : a[v], s->flo, s->fhi);                 \
+      f32x4 r = average ? a[v] / count : a[v];                                                \
+      if (s->fclamp) r = clamp4(r, s->flo, s->fhi);                                           \
       memcpy(out + k0 + 4 * v, &r, sizeof(r));                                                \
     }                                                                                         \
   }
