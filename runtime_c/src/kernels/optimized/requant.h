@@ -38,6 +38,13 @@ struct el_rq_block {
   int64_t round_even[8], round_odd[8];
   int64_t shift_even[8], shift_odd[8];
   int64_t neg_even[8], neg_odd[8];
+  /* The odd channels' multipliers in the even 32-bit lanes, where VPMULDQ reads them. */
+  int32_t mult_odd[16];
+  /* e - 1 per odd channel: the shift of the short form (el_rqf in rq_x86.h). */
+  int64_t shift_odd_high[8];
+  /* flags[0]: every channel of the block below n has a right shift and no left shift (the short
+   * form applies); the rest pad the block to 64-byte multiples. */
+  int32_t flags[16];
 };
 
 /* Fills ceil(n / 16) blocks from rq's arrays (padded to whole blocks). */

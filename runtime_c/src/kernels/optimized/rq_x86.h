@@ -21,15 +21,15 @@ typedef struct el_rqf {
 EL_INLINE_AVX512 el_rqf el_rqf_load(const el_rq_block* b, int fast) {
   el_rqf p;
   p.mult = _mm512_load_si512(b->mult);
-  p.mult_odd = _mm512_srli_epi64(p.mult, 32);
+  p.mult_odd = _mm512_load_si512(b->mult_odd);
   p.round_even = _mm512_load_si512(b->round_even);
   p.round_odd = _mm512_load_si512(b->round_odd);
   p.shift_even = _mm512_load_si512(b->shift_even);
-  p.shift_odd = _mm512_load_si512(b->shift_odd);
   if (fast) {
-    p.shift_odd = _mm512_sub_epi64(p.shift_odd, _mm512_set1_epi64(32));
+    p.shift_odd = _mm512_load_si512(b->shift_odd_high);
     p.lshift = p.neg_even = p.neg_odd = _mm512_setzero_si512();
   } else {
+    p.shift_odd = _mm512_load_si512(b->shift_odd);
     p.lshift = _mm512_load_si512(b->lshift);
     p.neg_even = _mm512_load_si512(b->neg_even);
     p.neg_odd = _mm512_load_si512(b->neg_odd);
@@ -63,18 +63,10 @@ EL_INLINE_AVX512 __m512i el_rqf_scale(__m512i x, const el_rqf* p, int fast) {
   return _mm512_mask_blend_epi32(0xAAAA, pe, po);
 }
 
-/* Whether channels 0 .. n - 1 of the blocks at b (padding lanes aside) allow the FAST form. */
-EL_TARGET_AVX512 static inline int el_rqf_fast(const el_requant* rq, const el_rq_block* b, int n) {
-  if (rq->any_lshift) return 0;
-  const __m512i k32 = _mm512_set1_epi64(32);
+/* Whether channels 0 .. n - 1 of the blocks at b allow the FAST form (el_rq_block.flags). */
+static inline int el_rqf_fast(const el_rq_block* b, int n) {
   for (int c = 0; c < n; c += 16, ++b) {
-    const int count = n - c < 16 ? n - c : 16;
-    const __mmask8 even = (__mmask8)((1u << ((count + 1) / 2)) - 1u);
-    const __mmask8 odd = (__mmask8)((1u << (count / 2)) - 1u);
-    if (_mm512_mask_cmplt_epi64_mask(even, _mm512_load_si512(b->shift_even), k32) |
-        _mm512_mask_cmplt_epi64_mask(odd, _mm512_load_si512(b->shift_odd), k32)) {
-      return 0;
-    }
+    if (!b->flags[0]) return 0;
   }
   return 1;
 }
