@@ -251,7 +251,7 @@ EL_TARGET_AVX512 static inline void store16(int8_t* out, __mmask16 keep, __m128i
   for (int c = 0; c < channels; c += 16) {                                                      \
     const int left = channels - c;                                                              \
     const el_rq_block* blk = rq->blocks + c / 16;                                               \
-    const int fast = el_rqf_fast(blk, left < 16 ? left : 16);                               \
+    const int fast = el_rqf_fast(blk, left < 16 ? left : 16);                                   \
     if (left >= 16 && fast) {                                                                   \
       EL_DW_Q8_BLOCK(MAC, 0xFFFF, 1);                                                           \
     } else if (left >= 16) {                                                                    \

@@ -396,7 +396,7 @@ static inline const int8_t* tap_at(const int8_t* in, const int8_t* aux, int32_t 
     const __m512i lo8 = _mm512_set1_epi8((int8_t)rq->act_min);                              \
     const __m512i hi8 = _mm512_set1_epi8((int8_t)rq->act_max);                              \
     const int nb = (n + 15) / 16;                                                           \
-    if (el_rqf_fast(rq->blocks + c0 / 16, n)) {                                         \
+    if (el_rqf_fast(rq->blocks + c0 / 16, n)) {                                             \
       EL_IGEMM_ALL(1, MR);                                                                  \
     } else {                                                                                \
       EL_IGEMM_ALL(0, MR);                                                                  \
