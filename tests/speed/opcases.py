@@ -411,6 +411,21 @@ def fully_connected_hybrid(per_channel: bool) -> Callable[[np.random.Generator],
     return gen
 
 
+def float_activation(op: str) -> Callable[[np.random.Generator], Case]:
+    """LOGISTIC / TANH on float32: lengths around the 8- and 16-float vectors, magnitudes from
+    tanh's small-argument series through both saturations (and past the exponential's range)."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        shape = [int(v) for v in rng.integers(1, 12, size=int(rng.integers(1, 4)))]
+        x = (rng.standard_normal(shape) * _logu(rng, 1e-3, 100.0)).astype(np.float32)
+        if rng.random() < 0.2:
+            x.flat[0] = np.float32(_pick(rng, (-100.0, -17.0, -9.5, 16.7, 100.0, 0.0)))
+        model = single_op_model(op, [TensorSpec(shape, np.float32)], [TensorSpec(shape, np.float32)])
+        return Case(f"{op.lower()} float32 {shape}", model, [x], FLOAT_TOL)
+
+    return gen
+
+
 def dequantize(dtype: str) -> Callable[[np.random.Generator], Case]:
     """DEQUANTIZE of a constant (weights stored as float16 or integers: the optimized tier widens
     them once in prepare) or, now and then, of the model input (widened every invoke)."""
@@ -801,6 +816,8 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
                         fully_connected("float32"), fully_connected("int8", ties=True),
                         fully_connected("uint8", ties=True), fully_connected("int8", wrap=True)],
     "FULLY_CONNECTED_HYBRID": [fully_connected_hybrid(False), fully_connected_hybrid(True)],
+    "LOGISTIC": [float_activation("LOGISTIC")],
+    "TANH": [float_activation("TANH")],
     "DEQUANTIZE": [dequantize("float16"), dequantize("float16"), dequantize("int8"), dequantize("uint8"),
                    dequantize("int16"), dequantize_activation("int8"), dequantize_activation("uint8")],
     "QUANTIZE": [quantize("float32", "int8"), quantize("float32", "uint8"), quantize("int8", "uint8"),

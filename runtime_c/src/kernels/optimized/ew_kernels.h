@@ -76,7 +76,16 @@ typedef struct el_ew_kernels {
   float (*f32_exp_sum)(const float* x, float* y, int64_t n, float max, float beta);
   /* y[i] *= s. */
   void (*f32_scale)(float* y, int64_t n, float s);
+  /* y[i] = logistic(x[i]) and y[i] = tanh(x[i]): the reference's forms in plain C; the vector
+   * bodies take the softmax's polynomial exponential (within a few float ulps). */
+  void (*f32_logistic)(const float* x, float* y, int64_t n);
+  void (*f32_tanh)(const float* x, float* y, int64_t n);
 } el_ew_kernels;
+
+/* The plain C bodies of f32_logistic and f32_tanh (the reference's arithmetic), shared by the
+ * levels without their own. */
+void el_ew_f32_logistic_c(const float* x, float* y, int64_t n);
+void el_ew_f32_tanh_c(const float* x, float* y, int64_t n);
 
 const el_ew_kernels* el_ew_kernels_for(el_isa isa);
 

@@ -227,6 +227,8 @@ const el_ew_kernels el_ew_neon = {
     .f32_max = f32_max_neon,
     .f32_exp_sum = f32_exp_sum_neon,
     .f32_scale = f32_scale_neon,
+    .f32_logistic = el_ew_f32_logistic_c,
+    .f32_tanh = el_ew_f32_tanh_c,
 };
 
 #endif /* __aarch64__ */

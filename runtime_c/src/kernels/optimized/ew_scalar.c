@@ -71,6 +71,19 @@ static void f32_scale(float* y, int64_t n, float s) {
   for (int64_t i = 0; i < n; ++i) y[i] *= s;
 }
 
+/* TFLite's reference logistic: saturated where float32 no longer tells the result from its
+ * limit (which also keeps expf from overflowing). */
+void el_ew_f32_logistic_c(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    y[i] = v > 16.619047164916992188f ? 1.0f : (v < -9.0f ? expf(v) : 1.0f / (1.0f + expf(-v)));
+  }
+}
+
+void el_ew_f32_tanh_c(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = tanhf(x[i]);
+}
+
 static const el_ew_kernels kScalar = {
     .q8_binary = q8_binary,
     .f32_binary = f32_binary,
@@ -80,6 +93,8 @@ static const el_ew_kernels kScalar = {
     .f32_max = f32_max,
     .f32_exp_sum = f32_exp_sum,
     .f32_scale = f32_scale,
+    .f32_logistic = el_ew_f32_logistic_c,
+    .f32_tanh = el_ew_f32_tanh_c,
 };
 
 extern const el_ew_kernels el_ew_avx2;

@@ -29,6 +29,8 @@ extern const TfLiteRegistration el_opt_softmax;
 extern const TfLiteRegistration el_opt_pad;
 extern const TfLiteRegistration el_opt_padv2;
 extern const TfLiteRegistration el_opt_concatenation;
+extern const TfLiteRegistration el_opt_logistic;
+extern const TfLiteRegistration el_opt_tanh;
 
 /* The CPU backend of the interpreter running `ctx` (NULL outside an edgelite interpreter:
  * kernels then run on one thread at the best ISA level). */
