@@ -2,8 +2,8 @@
  * arithmetic (TFLite's integer add.h / mul.h): inputs rescaled to a common scale with
  * 2^left_shift headroom and summed, or multiplied, then requantized to the output. Float ADD,
  * SUB and MUL and the row sums of MEAN do what the reference does element by element, so their
- * bits are the reference ones too; only the softmax exponential differs (a polynomial within a
- * few float ulps of expf). */
+ * bits are the reference ones too; only the exponentials of softmax, logistic and tanh differ
+ * (a polynomial within a few float ulps of expf). */
 #ifndef EDGELITE_KERNELS_OPTIMIZED_EW_KERNELS_H_
 #define EDGELITE_KERNELS_OPTIMIZED_EW_KERNELS_H_
 
