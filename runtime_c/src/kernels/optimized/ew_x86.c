@@ -726,7 +726,14 @@ EL_TARGET_AVX512 static float f32_exp_sum_avx512(const float* x, float* y, int64
                                                  float beta) {
   const __m512 vmax = _mm512_set1_ps(max), vbeta = _mm512_set1_ps(beta);
   __m512 sum = _mm512_setzero_ps();
-  for (int64_t i = 0; i < n; i += 16) {
+  int64_t i = 0;
+  /* Whole vectors load and store unmasked (masked stores are slow on some cores). */
+  for (; i + 16 <= n; i += 16) {
+    const __m512 e = exp_avx512(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), vmax), vbeta));
+    _mm512_storeu_ps(y + i, e);
+    sum = _mm512_add_ps(sum, e);
+  }
+  if (i < n) {
     const __mmask16 keep = tail16(n - i);
     const __m512 v = _mm512_maskz_loadu_ps(keep, x + i);
     const __m512 e = exp_avx512(_mm512_mul_ps(_mm512_sub_ps(v, vmax), vbeta));
@@ -738,7 +745,9 @@ EL_TARGET_AVX512 static float f32_exp_sum_avx512(const float* x, float* y, int64
 
 EL_TARGET_AVX512 static void f32_scale_avx512(float* y, int64_t n, float s) {
   const __m512 vs = _mm512_set1_ps(s);
-  for (int64_t i = 0; i < n; i += 16) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, _mm512_mul_ps(_mm512_loadu_ps(y + i), vs));
+  if (i < n) {
     const __mmask16 keep = tail16(n - i);
     _mm512_mask_storeu_ps(y + i, keep, _mm512_mul_ps(_mm512_maskz_loadu_ps(keep, y + i), vs));
   }
