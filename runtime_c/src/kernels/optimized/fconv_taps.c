@@ -72,7 +72,7 @@ static void gather_run(const el_conv_geom* g, const float* row, int ix0, float* 
 }
 
 /* A pixel with taps outside the image: its filter rows gathered, zero filled, into dst. */
-static void gather_pixel(const el_conv_geom* g, const float* image, int iy0, int ix0, float* dst) {
+__attribute__((noinline)) static void gather_pixel(const el_conv_geom* g, const float* image, int iy0, int ix0, float* dst) {
   const int run = g->kw * g->in_c;
   const int64_t row_floats = (int64_t)g->in_w * g->in_c;
   for (int fy = 0; fy < g->kh; ++fy, dst += run) {
@@ -91,34 +91,43 @@ void el_fconv_tile_rows(const el_conv_geom* g, const float* in, el_fconv_cursor*
   const int64_t image_floats = row_floats * g->in_h;
   const ptrdiff_t dy = (ptrdiff_t)(row_floats * g->dh);
   const int64_t dx = (int64_t)g->sw * g->in_c;
+  const int out_w = g->out_w;
   el_fconv_cursor p = *cur;
-  int iy0 = p.oy * g->sh - g->pad_h;
-  int y_in = p.oy >= p.y_lo && p.oy < p.y_hi;
-  /* Input offset of output column 0's first tap in this output row (may lie outside). */
-  int64_t row0 = p.b * image_floats + iy0 * row_floats - (int64_t)g->pad_w * g->in_c;
-  for (int r = 0; r < rows; ++r) {
-    if (y_in && p.ox >= p.x_lo && p.ox < p.x_hi) {
-      a[r] = in + (row0 + p.ox * dx);
-      step[r] = dy;
-    } else {
-      float* dst = edge + (size_t)r * (size_t)g->kdim;
-      gather_pixel(g, in + p.b * image_floats, iy0, p.ox * g->sw - g->pad_w, dst);
-      a[r] = dst;
-      step[r] = g->kw * g->in_c;
+  int r = 0;
+  while (r < rows) {
+    const int iy0 = p.oy * g->sh - g->pad_h;
+    /* This output row's pixels in the tile: [p.ox, x_end). */
+    const int x_end = p.ox + (rows - r) < out_w ? p.ox + (rows - r) : out_w;
+    int lo = x_end, hi = x_end; /* the inside run */
+    if (p.oy >= p.y_lo && p.oy < p.y_hi) {
+      lo = p.ox > p.x_lo ? p.ox : p.x_lo;
+      hi = x_end < p.x_hi ? x_end : p.x_hi;
+      if (hi < lo) lo = hi = x_end;
     }
-    if (++p.ox == g->out_w) {
+    const float* origin =
+        in + p.b * image_floats + iy0 * row_floats - (int64_t)g->pad_w * g->in_c;
+    for (int ox = p.ox; ox < x_end; ++ox, ++r) {
+      if (ox >= lo && ox < hi) {
+        a[r] = origin + ox * dx;
+        step[r] = dy;
+      } else {
+        float* dst = edge + (size_t)r * (size_t)g->kdim;
+        gather_pixel(g, in + p.b * image_floats, iy0, ox * g->sw - g->pad_w, dst);
+        a[r] = dst;
+        step[r] = g->kw * g->in_c;
+      }
+    }
+    p.ox = x_end;
+    if (p.ox == out_w) {
       p.ox = 0;
       if (++p.oy == g->out_h) {
         p.oy = 0;
         ++p.b;
       }
-      iy0 = p.oy * g->sh - g->pad_h;
-      y_in = p.oy >= p.y_lo && p.oy < p.y_hi;
-      row0 = p.b * image_floats + iy0 * row_floats - (int64_t)g->pad_w * g->in_c;
     }
   }
   *cur = p;
-  for (int r = rows; r < mr; ++r) {
+  for (r = rows; r < mr; ++r) {
     a[r] = a[0];
     step[r] = step[0];
   }
