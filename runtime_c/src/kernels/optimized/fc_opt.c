@@ -1,8 +1,9 @@
 /* Optimized FULLY_CONNECTED (int8, uint8 and float32 with constant weights): weights packed
  * once in prepare, the product by the GEMM micro-kernels (one row at a time for the usual
  * batch of one, tiles of rows otherwise), threads splitting the output units. Integer sums are
- * the reference ones and the rescale is the reference one (round(acc * scale) in double), so
- * the bits are too. Hybrid models (float rows, int8 weights) quantize each row as the reference
+ * the reference ones and the rescale gives the reference's round(acc * scale) in double (the
+ * x86 levels through single precision where that provably rounds the same), so the bits are
+ * too. Hybrid models (float rows, int8 weights) quantize each row as the reference
  * kernel does, take the same integer sums from the micro-kernels, and scale them back in the
  * reference's order. 16x8 and shuffled-weight models run the reference kernel. */
 #include <string.h>
@@ -32,6 +33,8 @@ typedef struct el_opt_fc {
   const el_quant_kernels* quant; /* hybrid: the input quantization step */
   int32_t* bias; /* folded integer bias */
   double* scale; /* per unit */
+  float* fscale; /* the same in single precision, for the vector rescales */
+  int use_fscale; /* el_qgemm_rescale_floats allowed the single-precision pass */
   int32_t in_off, out_zp, act_min, act_max;
   int is_unsigned;
   const el_fgemm_kernels* fk;
@@ -59,7 +62,8 @@ static TfLiteStatus buffers(TfLiteContext* ctx, el_opt_fc* s, size_t packed_byte
     s->bias = (int32_t*)el_opt_persistent(ctx, (size_t)padded * sizeof(int32_t));
     s->scale = (double*)el_opt_persistent(ctx, (size_t)padded * sizeof(double));
     s->fbias = (float*)el_opt_persistent(ctx, (size_t)padded * sizeof(float));
-    EL_ENSURE(ctx, s->bias && s->scale && s->fbias);
+    s->fscale = (float*)el_opt_persistent(ctx, (size_t)padded * sizeof(float));
+    EL_ENSURE(ctx, s->bias && s->scale && s->fbias && s->fscale);
     s->cap = padded;
   }
   if (s->packed_cap < packed_bytes) {
@@ -104,6 +108,8 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc* 
   s->out_zp = output->params.zero_point;
   EL_ENSURE_OK(ctx, el_q_activation_range(params->activation, output->type, output->params.scale,
                                           output->params.zero_point, &s->act_min, &s->act_max));
+  s->use_fscale = el_qgemm_rescale_floats(s->scale, s->units, s->out_zp, s->act_min, s->act_max,
+                                          s->fscale);
   const size_t elem = s->qk->format == EL_QFORMAT_QUAD ? 1 : 2;
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)s->qk->mr * (size_t)s->kp * elem,
                                            s->threads, &s->scratch));
@@ -272,8 +278,9 @@ static void q8_task(void* arg, int task, int thread) {
         qk->gemm(s->kp, a, row_bytes, w, s->block_bytes, nb, acc);
       }
       for (int r = 0; r < rows; ++r) {
-        qk->rescale(acc + (rows == 1 ? 0 : r * 64), s->bias + c, s->scale + c, n, s->out_zp,
-                    s->act_min, s->act_max, (int8_t*)j->out + (size_t)(b0 + r) * (size_t)s->units + c);
+        qk->rescale(acc + (rows == 1 ? 0 : r * 64), s->bias + c, s->scale + c,
+                    s->use_fscale ? s->fscale + c : NULL, n, s->out_zp, s->act_min, s->act_max,
+                    (int8_t*)j->out + (size_t)(b0 + r) * (size_t)s->units + c);
       }
     }
   }

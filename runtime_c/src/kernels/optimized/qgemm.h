@@ -52,14 +52,23 @@ typedef struct el_qgemm_kernels {
                 const void* b, size_t b_block, const el_requant* rq, int c0, int rows, int8_t* out,
                 ptrdiff_t out_stride, int n);
   /* FULLY_CONNECTED's rescale: out[j] = clamp(round((acc[j] + bias[j]) * scale[j]) + zp), the
-   * product in double and rounded half away from zero, as the reference kernel does. */
-  void (*rescale)(const int32_t* acc, const int32_t* bias, const double* scale, int n, int32_t zp,
-                  int32_t lo, int32_t hi, int8_t* out);
+   * product in double and rounded half away from zero, as the reference kernel does. fscale is
+   * NULL or what el_qgemm_rescale_floats made of these scale, zp, lo and hi (it returned 1):
+   * then the vector levels may decide most lanes in single precision, the same bits. */
+  void (*rescale)(const int32_t* acc, const int32_t* bias, const double* scale,
+                  const float* fscale, int n, int32_t zp, int32_t lo, int32_t hi, int8_t* out);
 } el_qgemm_kernels;
 
-/* The plain C rescale (also the tail of the vector ones). */
-void el_qgemm_rescale_scalar(const int32_t* acc, const int32_t* bias, const double* scale, int n,
-                             int32_t zp, int32_t lo, int32_t hi, int8_t* out);
+/* The plain C rescale (also the tail of the vector ones); it does not read fscale. */
+void el_qgemm_rescale_scalar(const int32_t* acc, const int32_t* bias, const double* scale,
+                             const float* fscale, int n, int32_t zp, int32_t lo, int32_t hi,
+                             int8_t* out);
+
+/* fscale[j] = (float)scale[j] for j < n, and 1, when the single-precision rescale's error bound
+ * holds for these parameters: lo, hi and zp within [-256, 256] (lo <= hi), every scale 0 or of
+ * magnitude within [2^-100, 2^100]. Else 0 (fscale partly written): the rescale takes NULL. */
+int el_qgemm_rescale_floats(const double* scale, int n, int32_t zp, int32_t lo, int32_t hi,
+                            float* fscale);
 
 /* The kernels for `isa` (levels without their own fall back to the next lower one). */
 const el_qgemm_kernels* el_qgemm_kernels_for(el_isa isa);

@@ -50,13 +50,30 @@ static void requant(const int32_t* acc, int rows, int n, const el_requant* rq, i
   }
 }
 
-void el_qgemm_rescale_scalar(const int32_t* acc, const int32_t* bias, const double* scale, int n,
-                             int32_t zp, int32_t lo, int32_t hi, int8_t* out) {
+void el_qgemm_rescale_scalar(const int32_t* acc, const int32_t* bias, const double* scale,
+                             const float* fscale, int n, int32_t zp, int32_t lo, int32_t hi,
+                             int8_t* out) {
+  (void)fscale;
   for (int j = 0; j < n; ++j) {
     /* Rounded and clamped in double, as the reference: huge products clamp too. */
     const double v = round((double)el_wrap_fold(acc[j], bias[j], 1) * scale[j]) + (double)zp;
     out[j] = (int8_t)(v > (double)hi ? hi : (v >= (double)lo ? (int32_t)v : lo));
   }
+}
+
+/* The bounds keep the single-precision error under what rescale_avx512 / rescale_avx2 (in
+ * qgemm_x86.c) allow for: lanes whose rounding matters lie within 2^9 of zero, products and
+ * scales stay normal floats (no subnormal loses relative precision, none overflows). */
+int el_qgemm_rescale_floats(const double* scale, int n, int32_t zp, int32_t lo, int32_t hi,
+                            float* fscale) {
+  if (lo < -256 || hi > 256 || lo > hi || zp < -256 || zp > 256) return 0;
+  for (int j = 0; j < n; ++j) {
+    const double m = fabs(scale[j]);
+    /* Written so that a NaN scale fails it too. */
+    if (!(m == 0.0 || (m >= 0x1p-100 && m <= 0x1p100))) return 0;
+    fscale[j] = (float)scale[j];
+  }
+  return 1;
 }
 
 const el_qgemm_kernels el_qgemm_scalar = {

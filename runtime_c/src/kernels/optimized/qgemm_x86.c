@@ -423,52 +423,126 @@ EL_TARGET_VNNI static void igemm_vnni(int taps, int cin, const int32_t* off, con
  * least half-way to it (the double below 0.5 keeps x + 0.4999... under n + 1 for x < n + 0.5). */
 #define EL_HALF_BELOW 0.49999999999999994
 
-EL_TARGET_AVX2 static void rescale_avx2(const int32_t* acc, const int32_t* bias, const double* scale,
-                                        int n, int32_t zp, int32_t lo, int32_t hi, int8_t* out) {
+/* The single-precision pass: y = fl32(fl32(acc) * fl32(scale) + zp) by one FMA, clamped to
+ * [lo, hi], rounded to nearest. Only lanes whose exact value acc * scale + zp is near [lo, hi]
+ * can round differently from the reference, and there |acc * scale| <= 2^9 + 1 (el_qgemm_
+ * rescale_floats keeps lo, hi and zp within 2^8): the roundings of acc and scale (2^-24
+ * relative each, the scales normal floats) move it by at most 2^-14, the FMA's by 2^-16, the
+ * reference's double product by 2^-44: under 1.3 * 2^-14 in all (2.6 * 2^-14 should the AVX2
+ * pass run under a directed MXCSR rounding mode). Elsewhere the clamp gives lo or hi exactly,
+ * as the reference's. Clamping to integers commutes with rounding and brings no two values
+ * farther apart, so when the clamped y is at least 2^-12 from every half-integer, the exact
+ * value is no tie and rounds to the same integer: the reference's, half away from zero. Lanes
+ * nearer than that, ties included, are rare unless the scales are short binary fractions; their
+ * vector is redone in double. Lanes past n hold zp, an integer, and never ask for that. */
+#define EL_RESCALE_EDGE (0.5f - 0x1p-12f)
+
+/* Four lanes of the double rescale. */
+EL_TARGET_AVX2 static inline void rescale4_avx2(const int32_t* acc, const int32_t* bias,
+                                                const double* scale, int32_t zp, int32_t lo,
+                                                int32_t hi, int8_t* out) {
   const __m256d half = _mm256_set1_pd(EL_HALF_BELOW);
   const __m256d sign = _mm256_set1_pd(-0.0);
   const __m128i vzp = _mm_set1_epi32(zp), vlo = _mm_set1_epi32(lo), vhi = _mm_set1_epi32(hi);
   const __m256d dlo = _mm256_set1_pd((double)lo - zp), dhi = _mm256_set1_pd((double)hi - zp);
-  int j = 0;
-  for (; j + 4 <= n; j += 4) {
-    const __m128i a = _mm_add_epi32(_mm_loadu_si128((const __m128i*)(acc + j)),
-                                    _mm_loadu_si128((const __m128i*)(bias + j)));
-    const __m256d x = _mm256_mul_pd(_mm256_cvtepi32_pd(a), _mm256_loadu_pd(scale + j));
-    __m256d r = _mm256_round_pd(_mm256_add_pd(x, _mm256_or_pd(half, _mm256_and_pd(x, sign))),
-                                _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    /* Clamped in double before the conversion, as the reference clamps: huge products too. */
-    r = _mm256_min_pd(_mm256_max_pd(r, dlo), dhi);
-    __m128i v = _mm_add_epi32(_mm256_cvtpd_epi32(r), vzp);
-    v = _mm_min_epi32(_mm_max_epi32(v, vlo), vhi);
-    const __m128i bytes = _mm_shuffle_epi8(v, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
-                                                            -1, -1, -1, -1, -1));
-    const int32_t word = _mm_cvtsi128_si32(bytes);
-    memcpy(out + j, &word, 4);
-  }
-  el_qgemm_rescale_scalar(acc + j, bias + j, scale + j, n - j, zp, lo, hi, out + j);
+  const __m128i a = _mm_add_epi32(_mm_loadu_si128((const __m128i*)acc),
+                                  _mm_loadu_si128((const __m128i*)bias));
+  const __m256d x = _mm256_mul_pd(_mm256_cvtepi32_pd(a), _mm256_loadu_pd(scale));
+  __m256d r = _mm256_round_pd(_mm256_add_pd(x, _mm256_or_pd(half, _mm256_and_pd(x, sign))),
+                              _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  /* Clamped in double before the conversion, as the reference clamps: huge products too. */
+  r = _mm256_min_pd(_mm256_max_pd(r, dlo), dhi);
+  __m128i v = _mm_add_epi32(_mm256_cvtpd_epi32(r), vzp);
+  v = _mm_min_epi32(_mm_max_epi32(v, vlo), vhi);
+  const __m128i bytes = _mm_shuffle_epi8(v, _mm_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1,
+                                                          -1, -1, -1, -1, -1));
+  const int32_t word = _mm_cvtsi128_si32(bytes);
+  memcpy(out, &word, 4);
 }
 
-EL_TARGET_AVX512 static void rescale_avx512(const int32_t* acc, const int32_t* bias,
-                                            const double* scale, int n, int32_t zp, int32_t lo,
-                                            int32_t hi, int8_t* out) {
+EL_TARGET_AVX2 static void rescale_avx2(const int32_t* acc, const int32_t* bias, const double* scale,
+                                        const float* fscale, int n, int32_t zp, int32_t lo,
+                                        int32_t hi, int8_t* out) {
+  int j = 0;
+  if (fscale != NULL) {
+    const __m256 flo = _mm256_set1_ps((float)lo), fhi = _mm256_set1_ps((float)hi);
+    const __m256 fzp = _mm256_set1_ps((float)zp), edge = _mm256_set1_ps(EL_RESCALE_EDGE);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (; j + 8 <= n; j += 8) {
+      const __m256i a = _mm256_add_epi32(_mm256_loadu_si256((const __m256i*)(acc + j)),
+                                         _mm256_loadu_si256((const __m256i*)(bias + j)));
+      const __m256 y = _mm256_fmadd_ps(_mm256_cvtepi32_ps(a), _mm256_loadu_ps(fscale + j), fzp);
+      const __m256 c = _mm256_min_ps(_mm256_max_ps(y, flo), fhi);
+      const __m256 r = _mm256_round_ps(c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      const __m256 d = _mm256_andnot_ps(sign, _mm256_sub_ps(c, r));
+      if (_mm256_movemask_ps(_mm256_cmp_ps(d, edge, _CMP_GE_OQ)) == 0) {
+        _mm_storel_epi64((__m128i*)(out + j), el_narrow8_avx2(_mm256_cvttps_epi32(r)));
+      } else {
+        rescale4_avx2(acc + j, bias + j, scale + j, zp, lo, hi, out + j);
+        rescale4_avx2(acc + j + 4, bias + j + 4, scale + j + 4, zp, lo, hi, out + j + 4);
+      }
+    }
+  }
+  for (; j + 4 <= n; j += 4) rescale4_avx2(acc + j, bias + j, scale + j, zp, lo, hi, out + j);
+  el_qgemm_rescale_scalar(acc + j, bias + j, scale + j, NULL, n - j, zp, lo, hi, out + j);
+}
+
+/* Up to eight lanes (keep) of the double rescale. */
+EL_TARGET_AVX512 static inline void rescale8_avx512(const int32_t* acc, const int32_t* bias,
+                                                    const double* scale, __mmask8 keep, int32_t zp,
+                                                    int32_t lo, int32_t hi, int8_t* out) {
   const __m512d half = _mm512_set1_pd(EL_HALF_BELOW);
   const __m512i sign = _mm512_set1_epi64((int64_t)0x8000000000000000ull);
   const __m256i vzp = _mm256_set1_epi32(zp);
   const __m512d dlo = _mm512_set1_pd((double)lo - zp), dhi = _mm512_set1_pd((double)hi - zp);
-  for (int j = 0; j < n; j += 8) {
+  const __m256i a = _mm256_add_epi32(_mm256_maskz_loadu_epi32(keep, acc),
+                                     _mm256_maskz_loadu_epi32(keep, bias));
+  const __m512d x = _mm512_mul_pd(_mm512_cvtepi32_pd(a), _mm512_maskz_loadu_pd(keep, scale));
+  const __m512d signed_half = _mm512_castsi512_pd(
+      _mm512_or_si512(_mm512_castpd_si512(half), _mm512_and_si512(_mm512_castpd_si512(x), sign)));
+  /* Clamping to the integers lo - zp, hi - zp commutes with the truncation (which is
+   * monotone and keeps integers), so the truncating conversion comes last and the sum with
+   * the zero point is inside [lo, hi] already. */
+  const __m512d r = _mm512_min_pd(_mm512_max_pd(_mm512_add_pd(x, signed_half), dlo), dhi);
+  const __m256i v = _mm256_add_epi32(_mm512_cvttpd_epi32(r), vzp);
+  _mm_mask_storeu_epi8(out, keep, _mm256_cvtepi32_epi8(v));
+}
+
+EL_TARGET_AVX512 static void rescale_avx512(const int32_t* acc, const int32_t* bias,
+                                            const double* scale, const float* fscale, int n,
+                                            int32_t zp, int32_t lo, int32_t hi, int8_t* out) {
+  if (fscale == NULL) {
+    for (int j = 0; j < n; j += 8) {
+      const int left = n - j;
+      const __mmask8 keep = (__mmask8)(left >= 8 ? 0xFF : ((1u << left) - 1u));
+      rescale8_avx512(acc + j, bias + j, scale + j, keep, zp, lo, hi, out + j);
+    }
+    return;
+  }
+  /* Rounding given in the instructions: the bound above holds whatever MXCSR says. */
+  enum { RN = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC };
+  const __m512 flo = _mm512_set1_ps((float)lo), fhi = _mm512_set1_ps((float)hi);
+  const __m512 fzp = _mm512_set1_ps((float)zp), edge = _mm512_set1_ps(EL_RESCALE_EDGE);
+  for (int j = 0; j < n; j += 16) {
     const int left = n - j;
-    const __mmask8 keep = (__mmask8)(left >= 8 ? 0xFF : ((1u << left) - 1u));
-    const __m256i a = _mm256_add_epi32(_mm256_maskz_loadu_epi32(keep, acc + j),
-                                       _mm256_maskz_loadu_epi32(keep, bias + j));
-    const __m512d x = _mm512_mul_pd(_mm512_cvtepi32_pd(a), _mm512_maskz_loadu_pd(keep, scale + j));
-    const __m512d signed_half = _mm512_castsi512_pd(
-        _mm512_or_si512(_mm512_castpd_si512(half), _mm512_and_si512(_mm512_castpd_si512(x), sign)));
-    /* Clamping to the integers lo - zp, hi - zp commutes with the truncation (which is
-     * monotone and keeps integers), so the truncating conversion comes last and the sum with
-     * the zero point is inside [lo, hi] already. */
-    const __m512d r = _mm512_min_pd(_mm512_max_pd(_mm512_add_pd(x, signed_half), dlo), dhi);
-    const __m256i v = _mm256_add_epi32(_mm512_cvttpd_epi32(r), vzp);
-    _mm_mask_storeu_epi8(out + j, keep, _mm256_cvtepi32_epi8(v));
+    const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
+    const __m512i a = _mm512_add_epi32(_mm512_maskz_loadu_epi32(keep, acc + j),
+                                       _mm512_maskz_loadu_epi32(keep, bias + j));
+    const __m512 y = _mm512_fmadd_round_ps(_mm512_cvt_roundepi32_ps(a, RN),
+                                           _mm512_maskz_loadu_ps(keep, fscale + j), fzp, RN);
+    const __m512 c = _mm512_min_ps(_mm512_max_ps(y, flo), fhi);
+    /* c less its nearest integer (VREDUCEPS, 0 fraction bits, to nearest). */
+    const __m512 d = _mm512_abs_ps(_mm512_reduce_ps(c, RN));
+    if (_mm512_cmp_ps_mask(d, edge, _CMP_GE_OQ) == 0) {
+      const __m512i v = _mm512_cvt_roundps_epi32(c, RN);
+      _mm_mask_storeu_epi8(out + j, keep, _mm512_cvtepi32_epi8(v));
+    } else {
+      rescale8_avx512(acc + j, bias + j, scale + j, (__mmask8)keep, zp, lo, hi, out + j);
+      if (left > 8) {
+        rescale8_avx512(acc + j + 8, bias + j + 8, scale + j + 8, (__mmask8)(keep >> 8), zp, lo,
+                        hi, out + j + 8);
+      }
+    }
   }
 }
 
