@@ -40,6 +40,8 @@ enum { MAX_TAPS = 256 };
 
 /* Largest table of tap offsets built in prepare; bigger convolutions compute them per tile. */
 #define MAX_TAP_TABLE_BYTES ((size_t)4 << 20)
+/* Largest padded copy of a row-tap convolution's input (see el_opt_conv.image). */
+#define MAX_ROW_TAP_IMAGE_BYTES ((int64_t)32 << 10)
 
 static void tap_offsets(const el_conv_geom* g, int64_t m0, int rows, int mr, int32_t* off);
 
@@ -82,6 +84,14 @@ typedef struct el_opt_conv {
   size_t edge_src_cap;
   int64_t edge_count;
   el_opt_scratch edges;
+  /* Small padded maps: the input is copied per invoke into a persistent image with a border of
+   * zero points, so runs read it in place (on an 8x8 map with a 3x3 filter, 28 of the 64 pixels
+   * have runs crossing the border; gathering them cost more than the products). image_geom is
+   * the image's (VALID) geometry, which the tap table and edge sources refer to. */
+  int8_t* image; /* NULL: the taps read the input */
+  int8_t* image_buffer;
+  size_t image_cap;
+  el_conv_geom image_geom;
   /* float path */
   const el_fgemm_kernels* fk;
   const el_quant_kernels* quant; /* hybrid: the input quantization step */
@@ -158,6 +168,17 @@ static int use_row_taps(const el_conv_geom* g, const el_qgemm_kernels* qk, int i
 static TfLiteStatus prepare_row_taps(TfLiteContext* ctx, el_opt_conv* s, size_t table) {
   const el_conv_geom* g = &s->g;
   const int mr = s->qk->igemm_mr;
+  s->image = NULL;
+  const int64_t image_bytes = el_fconv_padded_geom(&s->g, &s->image_geom);
+  if (image_bytes > 0 && image_bytes <= MAX_ROW_TAP_IMAGE_BYTES) {
+    if (s->image_cap < (size_t)image_bytes) {
+      s->image_buffer = (int8_t*)el_opt_persistent(ctx, (size_t)image_bytes);
+      EL_ENSURE(ctx, s->image_buffer != NULL);
+      s->image_cap = (size_t)image_bytes;
+    }
+    s->image = s->image_buffer;
+    g = &s->image_geom;
+  }
   if (s->tap_offsets_cap < table) {
     s->tap_offsets = (int32_t*)el_opt_persistent(ctx, table);
     EL_ENSURE(ctx, s->tap_offsets != NULL);
@@ -741,9 +762,17 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   if (s->path == PATH_Q8_INDIRECT && s->row_taps) {
     uint8_t* edges = (uint8_t*)el_opt_scratch_slice(ctx, &s->edges, 0);
     EL_ENSURE(ctx, edges != NULL);
+    const el_conv_geom* tg = &s->g;
+    if (s->image != NULL) {
+      /* The kernel flips the bytes it reads itself: the image holds them as stored. */
+      el_hconv_fill_image(&s->g, &s->image_geom, (const int8_t*)j.in, 0,
+                          (uint8_t)input->params.zero_point, (uint8_t*)s->image);
+      j.in = s->image;
+      tg = &s->image_geom;
+    }
     /* The zero row, then the edge runs. */
     memset(edges, (uint8_t)input->params.zero_point, (size_t)s->tap_len);
-    el_conv_gather_edges(&s->g, (const uint8_t*)j.in, s->edge_src, s->edge_count, s->tap_len,
+    el_conv_gather_edges(tg, (const uint8_t*)j.in, s->edge_src, s->edge_count, s->tap_len,
                          (uint8_t)input->params.zero_point, edges + s->tap_len);
     j.edges = edges;
   }
