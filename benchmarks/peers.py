@@ -8,6 +8,7 @@ module too (it needs only numpy).
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -17,9 +18,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
-for extra in (ROOT / "bindings", ROOT / "sdk", ROOT / "tests"):
-    if str(extra) not in sys.path:
-        sys.path.insert(0, str(extra))
+# The installed packages when there are (a wheel carries the compiled invoke trampoline, the
+# source tree does not), else the source tree's; tests/ for the model builder.
+_SOURCES = {"edgelite_runtime": ROOT / "bindings", "edgelite": ROOT / "sdk"}
+for _package, _source in _SOURCES.items():
+    if importlib.util.find_spec(_package) is None and str(_source) not in sys.path:
+        sys.path.insert(0, str(_source))
+if str(ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests"))
 
 EDGELITE = "edgelite"
 LITERT = "litert"                      # LiteRT 2.3 default resolver (XNNPACK delegate)

@@ -1,12 +1,16 @@
 """Loads libedgelite through cffi's ABI mode, with the cdef read from the public C header.
 
-ABI mode means no compiled Python extension: one wheel serves every CPython and NumPy version.
+ABI mode needs no compiled Python extension, so the binding runs wherever cffi does. The one call
+whose cost matters on tiny models, invoke, goes through edgelite_runtime._fastcall when the wheel
+has it (an abi3 cffi API-mode trampoline, bindings/fastcall_source.py); EDGELITE_FASTCALL=0
+keeps every call in ABI mode.
 """
 from __future__ import annotations
 
 import os
 import re
 from pathlib import Path
+from typing import Any, Callable, Tuple
 
 import cffi
 
@@ -55,3 +59,31 @@ if lib.el_api_version() != API_VERSION:
     raise ImportError(
         f"libedgelite API version {lib.el_api_version()} does not match the binding's {API_VERSION}"
     )
+
+
+def _fastcall() -> Any:
+    """The compiled trampoline module's lib, or None (not built, not loadable, or switched off)."""
+    if os.environ.get("EDGELITE_FASTCALL", "1").strip() == "0":
+        return None
+    try:
+        from edgelite_runtime import _fastcall as module
+    except ImportError:
+        return None
+    return module.lib
+
+
+FASTCALL = _fastcall()
+
+
+def _abi_invoke(fn: Any, interp: Any, subgraph: int) -> int:
+    return fn(interp, subgraph)
+
+
+def invoker(interp: Any) -> Tuple[Callable[[Any, Any, int], int], Any, Any]:
+    """(call, a, b) with call(a, b, subgraph) == lib.el_interpreter_invoke(interp, subgraph),
+    through the compiled trampoline when there is one. Both take the function from `lib`, so
+    they always run the library this module loaded."""
+    if FASTCALL is None:
+        return _abi_invoke, lib.el_interpreter_invoke, interp
+    return (FASTCALL.el_fast_invoke, ffi.cast("void *", lib.el_interpreter_invoke),
+            ffi.cast("void *", interp))

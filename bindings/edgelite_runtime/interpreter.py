@@ -15,7 +15,7 @@ import numpy as np
 
 from edgelite_runtime import _types as T
 from edgelite_runtime._calllock import CallLock
-from edgelite_runtime._lib import ffi, lib
+from edgelite_runtime._lib import ffi, invoker, lib
 from edgelite_runtime._custom_ops import resolve_registerer
 from edgelite_runtime._details import int32_array
 from edgelite_runtime._native import ERROR_CAPACITY, NativeInterpreter, as_pointer, decode
@@ -164,7 +164,8 @@ class Interpreter:
         # Hot-path shortcuts: the C handle, the invoke entry point and subgraph 0's per-generation
         # dicts (cleared in place by TensorTable.reset, never rebound).
         self._interp = self._native.interp
-        self._c_invoke = lib.el_interpreter_invoke
+        # call(a, b, subgraph) runs el_interpreter_invoke: compiled when the wheel has _fastcall.
+        self._c_invoke, self._invoke_a, self._invoke_b = invoker(self._interp)
         self._table = TensorTable(self._native, int(lib.el_interpreter_num_subgraphs(self._interp)), self._views)
         self._writers0 = self._table.writers0
         self._readers0 = self._table.readers0
@@ -310,7 +311,7 @@ class Interpreter:
         if table.pending and table.resize_pending(subgraph):
             # tflite: a resize makes the graph uninvokable until allocate_tensors re-plans it.
             raise RuntimeError("Invoke called on model that is not ready.")
-        status = self._c_invoke(self._interp, subgraph)
+        status = self._c_invoke(self._invoke_a, self._invoke_b, subgraph)
         if status or table.volatile.get(subgraph, True):
             table.reset()
         if status:
@@ -359,7 +360,7 @@ class Interpreter:
             if not self._direct0:
                 self._invoke(0)
             else:
-                status = self._c_invoke(self._interp, 0)
+                status = self._c_invoke(self._invoke_a, self._invoke_b, 0)
                 if status:
                     self._table.reset()
                     self._native.raise_for(status)
