@@ -23,7 +23,7 @@ BLOCK = 5  # invokes per interpreter per round
 MIN_ROUNDS = 6
 # Slow stretches of a virtual machine last seconds: rounds fill at least this long per model, so
 # one stretch moves the medians little.
-MIN_SECONDS = 6.0
+MIN_SECONDS = 10.0
 
 
 def _interpreters(name: str) -> Dict[Tuple[str, int], Callable[[], None]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import statistics
 from collections import defaultdict
 from pathlib import Path
 from typing import Dict, Iterable, List, Tuple
@@ -74,11 +75,18 @@ def ratio_rows(medians: Dict[Key, Dict[str, float]], kind: str, threads: int = 1
     return rows
 
 
-def _share(speedups: object) -> str:
-    values = [float(v) for v in speedups] if isinstance(speedups, list) else []
-    if not values:
-        return "—"
-    return f"{sum(v >= SCALING for v in values)}/{len(values)}"
+def _rounds(speedups: object) -> List[float]:
+    return [float(v) for v in speedups] if isinstance(speedups, list) else []
+
+
+def _share(values: List[float]) -> str:
+    return f"{sum(v >= SCALING for v in values)}/{len(values)}" if values else "—"
+
+
+def _speedup(one: float, two: float, rounds: List[float]) -> str:
+    """The median of the rounds' speed-ups (each round is a paired comparison under the same
+    conditions); the ratio of the two overall medians where no rounds were recorded."""
+    return f"{statistics.median(rounds) if rounds else one / two:.2f}x"
 
 
 def thread_lines(records: ThreadRecords) -> List[str]:
@@ -89,10 +97,12 @@ def thread_lines(records: ThreadRecords) -> List[str]:
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for case, r in sorted(records.items()):
         one, two = float(r["one_thread"]), float(r["two_threads"])  # type: ignore[arg-type]
-        cells = [case, _fmt_time(one), _fmt_time(two), f"{one / two:.2f}x", _share(r.get("round_speedups"))]
+        rounds = _rounds(r.get("round_speedups"))
+        cells = [case, _fmt_time(one), _fmt_time(two), _speedup(one, two, rounds), _share(rounds)]
         if "peer_one_thread" in r:
             pone, ptwo = float(r["peer_one_thread"]), float(r["peer_two_threads"])  # type: ignore[arg-type]
-            cells += [_fmt_time(pone), _fmt_time(ptwo), f"{pone / ptwo:.2f}x", _share(r.get("peer_round_speedups"))]
+            peer_rounds = _rounds(r.get("peer_round_speedups"))
+            cells += [_fmt_time(pone), _fmt_time(ptwo), _speedup(pone, ptwo, peer_rounds), _share(peer_rounds)]
         else:
             cells += ["—"] * 4
         lines.append("| " + " | ".join(cells) + " |")
@@ -132,7 +142,8 @@ def render(medians: Dict[Key, Dict[str, float]], machine: Dict[str, str], comman
         lines += ["## Two threads", "",
                   "benchmarks/bench_threads.py times blocks of invokes on one- and two-thread interpreters "
                   "of edgelite and LiteRT in alternation, so all medians come from the same stretch of "
-                  "time; a round's speed-up is the ratio of its two block medians. On a virtual machine "
+                  "time. A round's speed-up is the ratio of its two block medians, and the speed-up shown is the "
+                  "median of the rounds' (the 1- and 2-thread columns are medians of all invokes). On a virtual machine "
                   "the host decides whether two threads can run at full speed: rounds where neither "
                   "runtime reaches 1.6x are the machine's (docs/performance.md, Threads).", ""]
         lines += thread_lines(threads)
