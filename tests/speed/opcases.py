@@ -285,14 +285,19 @@ def conv_hybrid(per_channel: bool) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
-def depthwise(dtype: str, wrap: bool = False, few_channels: bool = False) -> Callable[[np.random.Generator], Case]:
+def depthwise(dtype: str, wrap: bool = False, few_channels: bool = False,
+              multiplier: bool = False) -> Callable[[np.random.Generator], Case]:
     """DEPTHWISE_CONV_2D, mostly 3x3 stride 1/2 with multiplier 1 (some multiplier 2);
-    `few_channels`: 1..8 channels on maps 8..40 wide (runs of many pixels, two per vector)."""
+    `few_channels`: 1..8 channels on maps 8..40 wide (runs of many pixels, two per vector);
+    `multiplier`: depth multipliers 2..8 on 1..5 input channels with windows up to 10x8 (80 taps,
+    as the micro_speech model's first layer)."""
 
     def gen(rng: np.random.Generator) -> Case:
         b = int(_pick(rng, (1, 1, 2)))
         k = int(_pick(rng, (3, 3, 3, 1, 2, 5)))
         kw = k if rng.random() < 0.8 else int(_pick(rng, (1, 3)))
+        if multiplier:
+            k, kw = int(_pick(rng, (3, 5, 10))), int(_pick(rng, (3, 4, 8)))
         h, sh, dh, pad = _window(rng, k)
         w, sw, dw, pad_w = _window(rng, kw)
         if pad != pad_w:
@@ -302,6 +307,10 @@ def depthwise(dtype: str, wrap: bool = False, few_channels: bool = False) -> Cal
             w += int(rng.integers(7, 28))
             cin = int(rng.integers(1, 9))
         mult = 2 if rng.random() < 0.1 else 1
+        if multiplier:
+            cin = int(_pick(rng, (1, 1, 2, 3, 5)))
+            mult = int(_pick(rng, (2, 3, 4, 8)))
+            w += int(rng.integers(0, 30))
         cout = cin * mult
         act = _pick(rng, ACTIVATIONS)
         oh, ow = _out_extent(h, k, sh, dh, pad), _out_extent(w, kw, sw, dw, pad)
@@ -812,6 +821,9 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "DEPTHWISE_CONV_2D": [depthwise("int8"), depthwise("int8"), depthwise("uint8"), depthwise("float32"),
                           depthwise("int8", wrap=True), depthwise("int8", few_channels=True),
                           depthwise("uint8", few_channels=True)],
+    "DEPTHWISE_CONV_2D_MULTIPLIER": [depthwise("int8", multiplier=True), depthwise("int8", multiplier=True),
+                                     depthwise("uint8", multiplier=True), depthwise("float32", multiplier=True),
+                                     depthwise("int8", wrap=True, multiplier=True)],
     "FULLY_CONNECTED": [fully_connected("int8"), fully_connected("int8"), fully_connected("uint8"),
                         fully_connected("float32"), fully_connected("int8", ties=True),
                         fully_connected("uint8", ties=True), fully_connected("int8", wrap=True)],

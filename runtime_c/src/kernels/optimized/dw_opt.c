@@ -15,13 +15,18 @@
 
 typedef enum dw_path { PATH_REFERENCE = 0, PATH_Q8 = 1, PATH_F32 = 2 } dw_path;
 
-enum { MAX_TAPS = 64 };
+enum { MAX_TAPS = 256 };
 /* Narrow maps (at most this many output columns, padded image within kPaddedMax bytes) copy the
  * input into a persistent image with its padding around it: every pixel then reads its taps
  * inside, so a row is one run of pixels sharing the weight loads, where edge pixels would be
  * single-pixel runs (a 5-column map has two edges in five). */
 enum { kNarrowCols = 16 };
 enum { kPaddedMax = 1 << 18 };
+/* A depth multiplier above 1 (output channel c reads input channel c / multiplier; e.g. the
+ * micro_speech model's 1 -> 8 channels) runs the multiplier-1 kernels on a copy of the input with
+ * every channel repeated multiplier times, made per invoke: one write per output channel and
+ * pixel against kh * kw multiply-adds. Copies above kExpandedMax bytes stay on the reference. */
+enum { kExpandedMax = 1 << 22 };
 
 typedef struct el_opt_dw {
   el_conv_data ref; /* first: the reference kernel runs on the same user_data */
@@ -49,6 +54,10 @@ typedef struct el_opt_dw {
   size_t padded_cap;
   int pad_rows, pad_cols; /* its extent */
   int input; /* the tensor the taps read: input 0, or the input of a PAD folded in (pad_fold.h) */
+  int multiplier;      /* depth multiplier: input channels are channels / multiplier */
+  uint8_t* expanded;   /* the input with each channel repeated multiplier times (multiplier > 1) */
+  uint8_t* expanded_buffer;
+  size_t expanded_cap;
 } el_opt_dw;
 
 static void* opt_dw_init(TfLiteContext* ctx, const char* buf, size_t len) {
@@ -201,6 +210,46 @@ static TfLiteStatus prepare_padded(TfLiteContext* ctx, el_opt_dw* s, size_t elem
   return kTfLiteOk;
 }
 
+static TfLiteStatus prepare_expanded(TfLiteContext* ctx, el_opt_dw* s, size_t elem) {
+  s->expanded = NULL;
+  const int64_t bytes = (int64_t)s->batches * s->in_h * s->in_w * s->channels * (int64_t)elem;
+  if (elem == 0 || bytes <= 0 || bytes > kExpandedMax) return kTfLiteOk;
+  if (s->expanded_cap < (size_t)bytes) {
+    void* buffer = el_opt_persistent(ctx, (size_t)bytes);
+    EL_ENSURE(ctx, buffer != NULL);
+    s->expanded_buffer = (uint8_t*)buffer;
+    s->expanded_cap = (size_t)bytes;
+  }
+  s->expanded = s->expanded_buffer;
+  return kTfLiteOk;
+}
+
+/* The input with each of its channels repeated s->multiplier times (elem: 1 or 4 bytes). */
+static void expand_channels(const el_opt_dw* s, const uint8_t* in, size_t elem, uint8_t* out) {
+  const int m = s->multiplier;
+  const int64_t values = (int64_t)s->batches * s->in_h * s->in_w * (s->channels / m);
+  if (elem == 1 && m % 4 == 0) {
+    /* Four copies per store: byte loops become a memset call per value. */
+    for (int64_t i = 0; i < values; ++i) {
+      const uint32_t word = (uint32_t)in[i] * 0x01010101u;
+      uint8_t* d = out + i * m;
+      for (int k = 0; k < m; k += 4) memcpy(d + k, &word, 4);
+    }
+    return;
+  }
+  if (elem == 1) {
+    for (int64_t i = 0; i < values; ++i) memset(out + i * m, in[i], (size_t)m);
+    return;
+  }
+  const uint32_t* src = (const uint32_t*)(const void*)in;
+  uint32_t* dst = (uint32_t*)(void*)out;
+  for (int64_t i = 0; i < values; ++i) {
+    const uint32_t v = src[i];
+    uint32_t* d = dst + i * m;
+    for (int k = 0; k < m; ++k) d[k] = v;
+  }
+}
+
 static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_ref_depthwise_conv_2d.prepare(ctx, node));
   el_opt_dw* s = (el_opt_dw*)node->user_data;
@@ -210,7 +259,7 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* filter = el_optional_input(ctx, node, 1);
   const TfLiteTensor* bias = el_optional_input(ctx, node, 2);
   const TfLiteTensor* output = &ctx->tensors[node->outputs->data[0]];
-  if (s->ref.depth_multiplier != 1 || !el_is_constant_or_persistent(filter) ||
+  if (s->ref.depth_multiplier < 1 || !el_is_constant_or_persistent(filter) ||
       (bias != NULL && !el_is_constant_or_persistent(bias)) || el_num_elements(output) == 0 ||
       el_num_elements(filter) == 0) {
     return kTfLiteOk;
@@ -221,21 +270,28 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   s->sw = params->stride_width;
   s->dh = params->dilation_height_factor;
   s->dw = params->dilation_width_factor;
+  s->multiplier = s->ref.depth_multiplier;
   /* A PAD before this VALID convolution becomes its leading rows and columns. */
   el_pad_fold fold;
-  const int folded = input->type == filter->type &&
+  const int folded = input->type == filter->type && s->multiplier == 1 &&
                      el_pad_fold_find(ctx, node, s->dh * (s->kh - 1), s->dw * (s->kw - 1), &fold);
   const TfLiteTensor* image = folded ? &ctx->tensors[fold.src] : input;
   s->input = folded ? fold.src : node->inputs->data[0];
   s->batches = image->dims->data[0];
   s->in_h = image->dims->data[1];
   s->in_w = image->dims->data[2];
-  s->channels = image->dims->data[3];
+  s->channels = image->dims->data[3] * s->multiplier;
   s->out_h = output->dims->data[1];
   s->out_w = output->dims->data[2];
   s->pad_h = folded ? fold.top : s->ref.padding.height;
   s->pad_w = folded ? fold.left : s->ref.padding.width;
   if (s->kh * s->kw > MAX_TAPS) return kTfLiteOk;
+  if (s->multiplier > 1) {
+    const size_t elem = input->type == kTfLiteFloat32 ? sizeof(float)
+                        : (input->type == kTfLiteInt8 || input->type == kTfLiteUInt8) ? 1 : 0;
+    EL_ENSURE_OK(ctx, prepare_expanded(ctx, s, elem));
+  }
+  if (s->multiplier > 1 && s->expanded == NULL) return kTfLiteOk;
   s->stride = (s->channels + 15) / 16 * 16;
   s->k = el_dw_kernels_for(el_context_isa(ctx));
   s->threads = el_cpu_threads(el_context_backend(ctx));
@@ -356,6 +412,10 @@ static TfLiteStatus opt_dw_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   j.in_w = s->in_w;
   j.pad_h = s->pad_h;
   j.pad_w = s->pad_w;
+  if (s->multiplier > 1) {
+    expand_channels(s, j.in, j.elem, s->expanded);
+    j.in = s->expanded;
+  }
   if (s->padded != NULL) {
     /* The inside of the padded image; its border keeps the fill from prepare. */
     const size_t row = (size_t)s->in_w * (size_t)s->channels * j.elem;
