@@ -235,6 +235,80 @@ def conv(dtype: str, ties: bool = False, wrap: bool = False,
     return gen
 
 
+def _conv_fit(b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout, act):
+    """Output extent, the input channels halved until the case stays under 400k multiply-adds,
+    and the Conv2D options."""
+    oh, ow = _out_extent(h, kh, sh, dh, pad), _out_extent(w, kw, sw, dw, pad)
+    while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1:
+        cin = max(1, cin // 2)
+    opts = options("Conv2D", padding=pad, stride_w=sw, stride_h=sh, dilation_w_factor=dw,
+                   dilation_h_factor=dh, fused_activation_function=act)
+    return cin, oh, ow, opts
+
+
+def _conv16_extreme(rng: np.random.Generator, bias_type: str) -> Case:
+    """A 1x1 CONV_2D over 600-3000 int16 channels whose inputs take the sign of output channel
+    0's weights at full scale: that channel's sum is about 2^32, beyond any int32 partial sum
+    over more than 2^8 taps, and the output scale keeps it inside the int16 range."""
+    cin, cout = int(_pick(rng, (600, 1200, 3000))), int(_pick(rng, (1, 2, 4)))
+    b, h, w = 1, int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    wdata = (rng.integers(100, 128, size=(cout, 1, 1, cin)) * rng.choice([-1, 1], size=(cout, 1, 1, cin))).astype(np.int8)
+    w_scales = np.full(cout, 0.01, np.float32)
+    xq = Quant(_f32(1e-4), 0)
+    x = (np.sign(wdata[0, 0, 0, :]).astype(np.int32) * 32767).astype(np.int16)
+    x = np.broadcast_to(x, (b, h, w, cin)).copy()
+    acc = float(np.abs(wdata[0, 0, 0, :].astype(np.int64)).sum()) * 32767.0
+    yq = Quant(_f32(acc * 1e-4 * 0.01 / 20000.0), 0)
+    inputs = [TensorSpec([b, h, w, cin], "int16", quant=xq),
+              TensorSpec([cout, 1, 1, cin], np.int8, data=wdata, quant=Quant(w_scales.tolist(), [0] * cout, 0))]
+    if bias_type != "none":
+        inputs.append(TensorSpec([cout], bias_type, data=np.zeros(cout, bias_type),
+                                 quant=Quant((np.float32(1e-4) * w_scales).tolist(), [0] * cout, 0)))
+    opts = options("Conv2D", padding="VALID", stride_w=1, stride_h=1, dilation_w_factor=1, dilation_h_factor=1,
+                   fused_activation_function="NONE")
+    model = single_op_model("CONV_2D", inputs, [TensorSpec([b, h, w, cout], "int16", quant=yq)], options=opts, version=4)
+    return Case(f"conv16 extreme sums x{[b, h, w, cin]} cout{cout} bias={bias_type}", model, [x])
+
+
+def conv16(bias_type: str) -> Callable[[np.random.Generator], Case]:
+    """CONV_2D in TFLite's 16x8 scheme: int16 activations (zero point 0), per-channel int8
+    weights, an int64, int32 or no bias; full-range inputs, and windows of up to 3200 taps so
+    the kernel's int32 block sums are crossed many times; one case in five a sum of about 2^32
+    (_conv16_extreme)."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        if rng.random() < 0.2:
+            return _conv16_extreme(rng, bias_type)
+        b = int(_pick(rng, (1, 1, 2)))
+        kh, kw = int(_pick(rng, (1, 2, 3, 3, 5))), int(_pick(rng, (1, 3, 4)))
+        h, sh, dh, pad = _window(rng, kh)
+        w, sw, dw, pad_w = _window(rng, kw)
+        if pad != pad_w:
+            pad = "SAME"
+        cin = int(_pick(rng, (1, 3, 8, 17, 32, 64, 160)))
+        cout = _channels(rng)
+        act = _pick(rng, ACTIVATIONS)
+        cin, oh, ow, opts = _conv_fit(b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout, act)
+        wdata, wq, w_scales = _weights(rng, "int8", [cout, kh, kw, cin], cout, 0, True)
+        xq = Quant(_logu(rng, 1e-4, 1e-3), 0)
+        spread = np.sqrt(kh * kw * cin) * 18000.0 * 74.0 * xq.scale * float(np.exp(np.mean(np.log(w_scales))))
+        yq = Quant(_f32(spread / 16000.0 * rng.uniform(0.5, 2.0)), 0)
+        inputs = [TensorSpec([b, h, w, cin], "int16", quant=xq),
+                  TensorSpec([cout, kh, kw, cin], wdata.dtype, data=wdata, quant=wq)]
+        if bias_type != "none":
+            scales = (np.float32(xq.scale) * w_scales.astype(np.float32)).tolist()
+            # Mostly of the sums' size; sometimes an int64 bias far beyond int32 (outputs clamp).
+            limit = 2**40 if bias_type == "int64" and rng.random() < 0.1 else 2**22
+            data = rng.integers(-limit, limit, size=cout).astype(bias_type)
+            inputs.append(TensorSpec([cout], bias_type, data=data, quant=Quant(scales, [0] * cout, 0)))
+        model = single_op_model("CONV_2D", inputs, [TensorSpec([b, oh, ow, cout], "int16", quant=yq)],
+                                options=opts, version=4)
+        name = f"conv16 x{[b, h, w, cin]} k{kh}x{kw} s{sh},{sw} d{dh},{dw} {pad} cout{cout} {act} bias={bias_type}"
+        return Case(name, model, [_ints(rng, "int16", [b, h, w, cin])])
+
+    return gen
+
+
 def conv_hybrid(per_channel: bool) -> Callable[[np.random.Generator], Case]:
     """CONV_2D with float activations and int8 weights (dynamic range): one weight scale (the
     symmetric input quantization) or one per output channel (the asymmetric one); some inputs
@@ -257,11 +331,7 @@ def conv_hybrid(per_channel: bool) -> Callable[[np.random.Generator], Case]:
             (b, h, w, cin), (kh, kw), sh, pad, cout = _NAMED_CONVS[int(rng.integers(0, len(_NAMED_CONVS)))]
             sw, dh, dw = sh, 1, 1
         act = _pick(rng, ACTIVATIONS)
-        oh, ow = _out_extent(h, kh, sh, dh, pad), _out_extent(w, kw, sw, dw, pad)
-        while b * oh * ow * kh * kw * cin * cout > 400_000 and cin > 1:
-            cin = max(1, cin // 2)
-        opts = options("Conv2D", padding=pad, stride_w=sw, stride_h=sh, dilation_w_factor=dw,
-                       dilation_h_factor=dh, fused_activation_function=act)
+        cin, oh, ow, opts = _conv_fit(b, h, w, cin, kh, kw, sh, sw, dh, dw, pad, cout, act)
         wdata, wq, _ = _weights(rng, "int8", [cout, kh, kw, cin], cout, 0, per_channel)
         with_bias = rng.random() < 0.8
         tensors = [TensorSpec([b, h, w, cin], np.float32),
@@ -818,6 +888,7 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
                           conv("float32", small_cin=True)],
     "CONV_2D_FLOAT": [conv("float32", float_taps=True)],
     "CONV_2D_HYBRID": [conv_hybrid(False), conv_hybrid(True)],
+    "CONV_2D_INT16": [conv16("int64"), conv16("int64"), conv16("int32"), conv16("none")],
     "DEPTHWISE_CONV_2D": [depthwise("int8"), depthwise("int8"), depthwise("uint8"), depthwise("float32"),
                           depthwise("int8", wrap=True), depthwise("int8", few_channels=True),
                           depthwise("uint8", few_channels=True)],

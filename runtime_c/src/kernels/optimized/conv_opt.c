@@ -17,6 +17,7 @@
 
 #include "kernels/conv.h"
 #include "kernels/kernels.h"
+#include "kernels/optimized/conv16_opt.h"
 #include "kernels/optimized/conv_geom.h"
 #include "kernels/optimized/fconv_taps.h"
 #include "kernels/optimized/fgemm.h"
@@ -33,7 +34,8 @@ typedef enum conv_path {
   PATH_Q8 = 1,
   PATH_F32 = 2,
   PATH_Q8_INDIRECT = 3,
-  PATH_HYBRID = 4
+  PATH_HYBRID = 4,
+  PATH_I16 = 5 /* int16 activations, int8 weights: conv16_opt.h */
 } conv_path;
 
 enum { MAX_TAPS = 256 };
@@ -48,6 +50,7 @@ static void tap_offsets(const el_conv_geom* g, int64_t m0, int rows, int mr, int
 typedef struct el_opt_conv {
   el_conv_data ref; /* first: the reference kernel runs on the same user_data */
   conv_path path;
+  el_conv16 c16; /* PATH_I16 */
   el_conv_geom g;
   int input; /* the tensor g describes: input 0, or the input of a PAD folded in (pad_fold.h) */
   int threads;
@@ -464,6 +467,12 @@ static TfLiteStatus opt_conv_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     st = prepare_q8(ctx, node, s, input, filter, bias, output);
   } else if (t == kTfLiteFloat32 && filter->type == kTfLiteFloat32) {
     st = prepare_f32(ctx, node, s, filter, bias);
+  } else if (!folded && el_conv16_supported(input, filter, bias, output)) {
+    st = el_conv16_prepare(ctx, &s->g, input, filter, bias, output, params->activation, &s->c16);
+    if (st == kTfLiteOk) {
+      st = el_opt_request_scratch(ctx, (size_t)s->g.kdim * sizeof(int16_t), s->threads, &s->scratch);
+    }
+    if (st == kTfLiteOk) s->path = PATH_I16;
   }
   if (folded) {
     if (st == kTfLiteOk && s->path != PATH_REFERENCE) el_pad_fold_accept(ctx, node, &fold);
@@ -718,6 +727,24 @@ static void f32_task(void* arg, int task, int thread) {
   }
 }
 
+/* PATH_I16: ranges of output pixels, each thread gathering windows into its scratch row. */
+static void i16_task(void* arg, int task, int thread) {
+  const conv_job* j = (const conv_job*)arg;
+  const el_opt_conv* s = j->s;
+  const int64_t m0 = s->g.m * task / j->tile_tasks, m1 = s->g.m * (task + 1) / j->tile_tasks;
+  int16_t* row = (int16_t*)(void*)(j->scratch + s->scratch.slice * (size_t)thread);
+  el_conv16_pixels(&s->g, &s->c16, (const int16_t*)j->in, m0, m1, row, (int16_t*)j->out);
+}
+
+static TfLiteStatus invoke_i16(TfLiteContext* ctx, conv_job* j) {
+  const el_opt_conv* s = j->s;
+  const el_cpu_backend* b = el_context_backend(ctx);
+  const int threads = el_cpu_threads(b) < s->threads ? el_cpu_threads(b) : s->threads;
+  j->tile_tasks = el_opt_task_count(s->g.m > 1 << 20 ? 1 << 20 : (int)s->g.m, threads);
+  el_cpu_parallel(b, j->tile_tasks, threads, i16_task, j);
+  return kTfLiteOk;
+}
+
 static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const el_opt_conv* s = (const el_opt_conv*)node->user_data;
   if (s->path == PATH_REFERENCE) return el_ref_conv_2d.invoke(ctx, node);
@@ -729,6 +756,7 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   j.out = output->data.raw;
   j.scratch = (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
   EL_ENSURE(ctx, j.scratch != NULL && j.in != NULL && j.out != NULL);
+  if (s->path == PATH_I16) return invoke_i16(ctx, &j);
   if (s->path == PATH_HYBRID) {
     uint8_t* q = (uint8_t*)el_opt_scratch_slice(ctx, &s->qinput, 0);
     EL_ENSURE(ctx, q != NULL);
