@@ -66,6 +66,29 @@ def binary(op: str, dtype: str, pot: bool = False):
     return gen
 
 
+def binary_int16_zero_point(op: str):
+    """int16 ADD or SUB, one case in three with a nonzero zero point on one of its tensors:
+    LiteRT refuses those for both ops (int16 quantization is symmetric), so edgelite must too."""
+
+    def gen(rng):
+        s = shape(rng, int(rng.integers(1, 5)))
+        zps = [0, 0, 0]
+        invalid = rng.random() < 1 / 3
+        if invalid:
+            zps[int(rng.integers(0, 3))] = int(rng.choice([-1, 1]) * rng.integers(1, 3000))
+        qa, qb = Quant(loguniform(rng, 1e-4, 1e-2), zps[0]), Quant(loguniform(rng, 1e-4, 1e-2), zps[1])
+        qo = Quant(f32(max(qa.scale, qb.scale) * 2.0), zps[2])
+        kind = {"ADD": "Add", "SUB": "Sub"}[op]
+        model = single_op_model(
+            op, [TensorSpec(s, "int16", quant=qa), TensorSpec(s, "int16", quant=qb)], [TensorSpec(s, "int16", quant=qo)],
+            options=options(kind, fused_activation_function="NONE", pot_scale_int16=False),
+            version=5 if op == "SUB" else 4)
+        name = f"{op} int16 zero points {zps} {s}"
+        return Case(name, model, [values(rng, "int16", s), values(rng, "int16", s)], litert_refuses=invalid)
+
+    return gen
+
+
 def _unary_model(op, in_spec, out_spec, opts=None, version=1):
     return single_op_model(op, [in_spec], [out_spec], options=opts, version=version)
 
@@ -257,6 +280,8 @@ CASES = {
     **{f"{op} {dt}": binary(op, dt) for op in ("ADD", "SUB", "MUL") for dt in ("int8", "uint8", "int16")},
     "ADD int16 power-of-two": binary("ADD", "int16", pot=True),
     "SUB int16 power-of-two": binary("SUB", "int16", pot=True),
+    "ADD int16 zero points": binary_int16_zero_point("ADD"),
+    "SUB int16 zero points": binary_int16_zero_point("SUB"),
     **{f"{op} {dt}": logistic_tanh(op, dt) for op in ("LOGISTIC", "TANH") for dt in ("int8", "uint8", "int16")},
     **{f"{op} {dt}": simple_unary(op, dt) for op in ("RELU", "RELU6", "RELU_N1_TO_1", "HARD_SWISH")
        for dt in ("int8", "uint8")},

@@ -624,6 +624,50 @@ def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
+def binary16(op: str) -> Callable[[np.random.Generator], Case]:
+    """int16 ADD or SUB with general (not power-of-two) scales: equal shapes, a one-element
+    operand, or one operand of the output's trailing shape (a per-channel bias, on either side)
+    repeating over maps of up to 40k elements, so chunks, threads and repetitions cross; zero
+    points 0 (LiteRT refuses others for int16), and for SUB sometimes an output multiplier above
+    one (a left shift). Full-range inputs, with one case in ten every int16 value paired with
+    extremes."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        channels = int(_pick(rng, (1, 7, 24, 64, 100)))
+        shape = [1, int(rng.integers(1, 20)), int(rng.integers(1, 20)), channels]
+        if rng.random() < 0.2:
+            shape[1:3] = [int(rng.integers(20, 60)), int(rng.integers(20, 60))]
+        kind = _pick(rng, ("same", "same", "scalar_b", "scalar_a", "channel_b", "channel_a"))
+        a_shape, b_shape = list(shape), list(shape)
+        if kind == "scalar_b":
+            b_shape = [1, 1, 1, 1]
+        elif kind == "scalar_a":
+            a_shape = [1, 1, 1, 1]
+        elif kind == "channel_b":
+            b_shape = [channels]
+        elif kind == "channel_a":
+            a_shape = [1, 1, channels]
+        act = _pick(rng, ("NONE", "RELU", "RELU6", "RELU_N1_TO_1"))
+        qa, qb = Quant(_logu(rng, 1e-5, 1e-2), 0), Quant(_logu(rng, 1e-5, 1e-2), 0)
+        grow = 2.0 ** float(rng.uniform(0.0, 1.5))
+        if op == "SUB" and rng.random() < 0.2:
+            grow = 1.0 / 2.0 ** float(rng.integers(17, 19))  # an output multiplier above one
+            act = "NONE"  # a bounded activation would not fit that output scale
+        qo = Quant(_f32(max(qa.scale, qb.scale) * grow), 0)
+        opts = options("Add" if op == "ADD" else "Sub", fused_activation_function=act)
+        xa, xb = _ints(rng, "int16", a_shape), _ints(rng, "int16", b_shape)
+        if rng.random() < 0.1 and kind == "same":
+            flat = np.arange(-32768, 32768, dtype=np.int64)
+            xa = np.resize(flat, int(np.prod(a_shape))).astype(np.int16).reshape(a_shape)
+            xb = np.resize(np.array([-32768, -1, 0, 1, 32767], np.int16), int(np.prod(b_shape))).reshape(b_shape)
+        model = single_op_model(op, [TensorSpec(a_shape, "int16", quant=qa), TensorSpec(b_shape, "int16", quant=qb)],
+                                [TensorSpec(shape, "int16", quant=qo)], options=opts, version=3)
+        name = f"{op.lower()} int16 {a_shape}{'+' if op == 'ADD' else '-'}{b_shape} {act}"
+        return Case(name, model, [xa, xb])
+
+    return gen
+
+
 def add_all_pairs(dtype: str) -> Callable[[np.random.Generator], Case]:
     """int8/uint8 ADD over every pair of input values (a 256 x 256 grid), with scales of random
     ratios or powers of two (outputs exactly on rounding ties): the vector paths that bound
@@ -908,6 +952,7 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "ADD": [binary("ADD", "int8"), binary("ADD", "int8"), binary("ADD", "uint8"), binary_float("ADD"),
             add_all_pairs("int8"), add_all_pairs("uint8")],
     "SUB": [binary_float("SUB")],
+    "ADD_SUB_INT16": [binary16("ADD"), binary16("SUB")],
     "MUL": [binary("MUL", "int8"), binary("MUL", "uint8"), binary_float("MUL")],
     "MEAN": [mean("int8"), mean("int8"), mean("uint8"), mean_float()],
     "SOFTMAX": [softmax("int8"), softmax("uint8"), softmax("float32"), softmax("int8", "int16"),

@@ -40,11 +40,10 @@ static TfLiteStatus prepare_add_sub(TfLiteContext* context, TfLiteNode* node, el
   bool general = true;
   int log1 = 0, log2v = 0, logo = 0;
   if (out->type == kTfLiteInt16) {
-    if (op == EL_BIN_ADD) {
-      EL_ENSURE_EQ(context, in1->params.zero_point, 0);
-      EL_ENSURE_EQ(context, in2->params.zero_point, 0);
-      EL_ENSURE_EQ(context, out->params.zero_point, 0);
-    }
+    /* int16 quantization is symmetric: LiteRT refuses other zero points for ADD and SUB alike. */
+    EL_ENSURE_EQ(context, in1->params.zero_point, 0);
+    EL_ENSURE_EQ(context, in2->params.zero_point, 0);
+    EL_ENSURE_EQ(context, out->params.zero_point, 0);
     general = !pot_param;
     if (!general) {
       const bool p1 = el_q_checked_log2(in1->params.scale, &log1);
@@ -239,4 +238,23 @@ TfLiteStatus el_binary_invoke_quant(TfLiteContext* context, TfLiteNode* node, co
 #undef ADD_SUB_EXPR
 #undef MUL_EXPR
 #undef POT_EXPR
+}
+
+int el_binary_add_sub_params(const void* state, el_add_sub_params* p) {
+  const el_binary_q* q = (const el_binary_q*)state;
+  if (q == NULL || q->op == EL_BIN_MUL || q->pot_int16) return 0;
+  p->subtract = q->op == EL_BIN_SUB;
+  p->left_shift = q->left_shift;
+  p->off1 = q->input1_offset;
+  p->off2 = q->input2_offset;
+  p->out_off = q->output_offset;
+  p->m1 = q->input1_multiplier;
+  p->s1 = q->input1_shift;
+  p->m2 = q->input2_multiplier;
+  p->s2 = q->input2_shift;
+  p->mo = q->output_multiplier;
+  p->so = q->output_shift;
+  p->act_min = q->act_min;
+  p->act_max = q->act_max;
+  return 1;
 }

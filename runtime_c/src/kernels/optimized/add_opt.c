@@ -1,10 +1,13 @@
-/* Optimized ADD and MUL (int8, uint8, float32) and SUB (float32) for operands of the same shape,
- * or one operand of a single element: vectorized with the reference arithmetic, so the bits are
- * the reference ones. Other types and broadcasts run the reference kernel. */
+/* Optimized ADD and MUL (int8, uint8, float32), SUB (float32) and int16 ADD/SUB with general
+ * scales (add16_opt.h) for operands of the same shape, or one operand of a single element:
+ * vectorized with the reference arithmetic, so the bits are the reference ones. Other types and
+ * broadcasts run the reference kernel. */
 #include <math.h>
 
 #include "kernels/elementwise_binary.h"
+#include "kernels/elementwise_quant.h"
 #include "kernels/kernels.h"
+#include "kernels/optimized/add16_opt.h"
 #include "kernels/optimized/ew_kernels.h"
 #include "kernels/optimized/opt_kernels.h"
 #include "kernels/quant_util.h"
@@ -16,11 +19,18 @@ typedef struct el_opt_binary {
   el_binary_data ref; /* first: the reference kernel runs on the same user_data */
   int fast;
   int is_float;
+  int is_i16;             /* int16 ADD/SUB: p16 and add16 */
+  el_add_sub_params p16;
+  el_add16_fn add16;
   el_f32_op fop;
   float lo, hi; /* float activation range */
   const el_ew_kernels* k;
   el_q8_binary p;
   int a_step, b_step;
+  /* int16 only: one operand of the output's trailing shape (a bias per channel), repeating every
+   * `period` output elements; the other operand has the output's shape. 0: none. */
+  int period;
+  int period_is_b;
   int threads;
 } el_opt_binary;
 
@@ -124,6 +134,21 @@ static TfLiteFusedActivation activation_of(const TfLiteNode* node, el_f32_op op)
   }
 }
 
+/* Whether x's dimensions, leading 1s dropped, are the last dimensions of out (x then repeats
+ * along out's leading ones), with out's leading dimensions holding more than one copy. */
+static int trailing_shape(const TfLiteTensor* x, const TfLiteTensor* out) {
+  const TfLiteIntArray* xd = x->dims;
+  const TfLiteIntArray* od = out->dims;
+  int first = 0;
+  while (first < xd->size && xd->data[first] == 1) ++first;
+  const int kept = xd->size - first;
+  if (kept == 0 || kept > od->size) return 0;
+  for (int i = 0; i < kept; ++i) {
+    if (xd->data[first + i] != od->data[od->size - kept + i]) return 0;
+  }
+  return el_num_elements(x) > 0 && el_num_elements(out) % el_num_elements(x) == 0;
+}
+
 static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
                                        const TfLiteRegistration* ref, el_f32_op op) {
   const int is_mul = op == EL_F32_MUL;
@@ -134,20 +159,37 @@ static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
   const TfLiteTensor* b = el_optional_input(ctx, node, 1);
   const TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
   s->is_float = a->type == kTfLiteFloat32;
-  if (!s->is_float && (op == EL_F32_SUB || (a->type != kTfLiteInt8 && a->type != kTfLiteUInt8))) {
+  s->is_i16 = a->type == kTfLiteInt16 && !is_mul;
+  if (!s->is_float && !s->is_i16 &&
+      (op == EL_F32_SUB || (a->type != kTfLiteInt8 && a->type != kTfLiteUInt8))) {
     return kTfLiteOk;
   }
   if (out->type != a->type || b->type != a->type) return kTfLiteOk;
   const int64_t n = el_num_elements(out);
   s->a_step = el_num_elements(a) == n ? 1 : (el_num_elements(a) == 1 ? 0 : -1);
   s->b_step = el_num_elements(b) == n ? 1 : (el_num_elements(b) == 1 ? 0 : -1);
-  if (s->a_step < 0 || s->b_step < 0 || (s->a_step == 1 && !el_same_shape(a, out)) ||
-      (s->b_step == 1 && !el_same_shape(b, out))) {
+  s->period = 0;
+  if (s->is_i16 && s->a_step == 1 && s->b_step < 0 && trailing_shape(b, out)) {
+    s->period = (int)el_num_elements(b);
+    s->period_is_b = 1;
+    s->b_step = 1;
+  } else if (s->is_i16 && s->b_step == 1 && s->a_step < 0 && trailing_shape(a, out)) {
+    s->period = (int)el_num_elements(a);
+    s->period_is_b = 0;
+    s->a_step = 1;
+  }
+  const int a_repeats = s->period && !s->period_is_b, b_repeats = s->period && s->period_is_b;
+  if (s->a_step < 0 || s->b_step < 0 || (s->a_step == 1 && !a_repeats && !el_same_shape(a, out)) ||
+      (s->b_step == 1 && !b_repeats && !el_same_shape(b, out))) {
     return kTfLiteOk;
   }
   if (s->is_float) {
     s->fop = op;
     el_activation_range_f32(activation_of(node, op), &s->lo, &s->hi);
+  } else if (s->is_i16) {
+    /* The reference prepared the requantization; power-of-two scales keep its own path. */
+    if (!el_binary_add_sub_params(s->ref.quant, &s->p16) || !el_add16_supported(&s->p16)) return kTfLiteOk;
+    s->add16 = el_add16_for(el_context_isa(ctx));
   } else {
     EL_ENSURE_OK(ctx, prepare_params(ctx, node, is_mul, a, b, out, &s->p));
   }
@@ -192,6 +234,23 @@ static void binary_task(void* arg, int task, int thread) {
     const float* b = (const float*)(const void*)j->b;
     s->k->f32_binary(s->fop, a + i0 * s->a_step, s->a_step, b + i0 * s->b_step, s->b_step,
                      (float*)(void*)j->out + i0, i1 - i0, s->lo, s->hi);
+    return;
+  }
+  if (s->is_i16) {
+    const int16_t* a = (const int16_t*)(const void*)j->a;
+    const int16_t* b = (const int16_t*)(const void*)j->b;
+    int16_t* out = (int16_t*)(void*)j->out;
+    if (s->period == 0) {
+      s->add16(&s->p16, a + i0 * s->a_step, s->a_step, b + i0 * s->b_step, s->b_step, out + i0, i1 - i0);
+      return;
+    }
+    /* Segments that stay within one repetition of the short operand. */
+    for (int64_t i = i0; i < i1;) {
+      const int64_t at = i % s->period;
+      const int64_t len = i1 - i < s->period - at ? i1 - i : s->period - at;
+      s->add16(&s->p16, s->period_is_b ? a + i : a + at, 1, s->period_is_b ? b + at : b + i, 1, out + i, len);
+      i += len;
+    }
     return;
   }
   s->k->q8_binary(&s->p, j->a + i0 * s->a_step, s->a_step, j->b + i0 * s->b_step, s->b_step,
