@@ -9,19 +9,9 @@
 typedef struct el_binary_q {
   el_binary_op op;
   el_bcast plan;
-  bool pot_int16;      /* ADD/SUB int16 with power-of-two scales: shift-only arithmetic */
-  int left_shift;      /* ADD/SUB: inputs are scaled up by 2^left_shift first */
-  int32_t input1_offset;
-  int32_t input2_offset;
-  int32_t output_offset;
-  int32_t input1_multiplier;
-  int input1_shift;
-  int32_t input2_multiplier;
-  int input2_shift;
-  int32_t output_multiplier;
-  int output_shift;
-  int32_t act_min;
-  int32_t act_max;
+  bool pot_int16; /* ADD/SUB int16 with power-of-two scales: shift-only arithmetic (s1, s2 only) */
+  /* Offsets, multipliers, shifts and range; MUL uses the offsets, mo/so and the range. */
+  el_add_sub_params p;
 } el_binary_q;
 
 /* ADD and SUB share their parameters: TFLite stores them in structs of the same layout. */
@@ -54,15 +44,15 @@ static TfLiteStatus prepare_add_sub(TfLiteContext* context, TfLiteNode* node, el
   }
   q->pot_int16 = !general;
   EL_ENSURE_OK(context, el_q_activation_range(act, out->type, out->params.scale,
-                                              out->params.zero_point, &q->act_min, &q->act_max));
+                                              out->params.zero_point, &q->p.act_min, &q->p.act_max));
   if (q->pot_int16) {
     EL_ENSURE_EQ(context, in1->params.zero_point, 0);
     EL_ENSURE_EQ(context, in2->params.zero_point, 0);
     EL_ENSURE_EQ(context, out->params.zero_point, 0);
-    q->input1_shift = log1 - logo;
-    q->input2_shift = log2v - logo;
-    EL_ENSURE(context, q->input1_shift == 0 || q->input2_shift == 0);
-    EL_ENSURE(context, q->input1_shift <= 0 && q->input2_shift <= 0);
+    q->p.s1 = log1 - logo;
+    q->p.s2 = log2v - logo;
+    EL_ENSURE(context, q->p.s1 == 0 || q->p.s2 == 0);
+    EL_ENSURE(context, q->p.s1 <= 0 && q->p.s2 <= 0);
     return kTfLiteOk;
   }
   if (op == EL_BIN_SUB) {
@@ -72,26 +62,27 @@ static TfLiteStatus prepare_add_sub(TfLiteContext* context, TfLiteNode* node, el
     EL_ENSURE(context, in2->params.zero_point >= lo && in2->params.zero_point <= hi);
     EL_ENSURE(context, out->params.zero_point >= lo && out->params.zero_point <= hi);
   }
-  q->input1_offset = -in1->params.zero_point;
-  q->input2_offset = -in2->params.zero_point;
-  q->output_offset = out->params.zero_point;
-  q->left_shift = out->type == kTfLiteInt16 ? 15 : 20;
+  q->p.off1 = -in1->params.zero_point;
+  q->p.off2 = -in2->params.zero_point;
+  q->p.out_off = out->params.zero_point;
+  q->p.subtract = op == EL_BIN_SUB;
+  q->p.left_shift = out->type == kTfLiteInt16 ? 15 : 20;
   const float max_scale = in1->params.scale > in2->params.scale ? in1->params.scale
                                                                  : in2->params.scale;
   const double twice_max = 2.0 * (double)max_scale;
   const double m1 = (double)in1->params.scale / twice_max;
   const double m2 = (double)in2->params.scale / twice_max;
-  const double mo = twice_max / ((double)(1 << q->left_shift) * (double)out->params.scale);
-  EL_ENSURE_OK(context, el_q_quantize_multiplier_smaller_than_one(m1, &q->input1_multiplier,
-                                                                  &q->input1_shift));
-  EL_ENSURE_OK(context, el_q_quantize_multiplier_smaller_than_one(m2, &q->input2_multiplier,
-                                                                  &q->input2_shift));
+  const double mo = twice_max / ((double)(1 << q->p.left_shift) * (double)out->params.scale);
+  EL_ENSURE_OK(context, el_q_quantize_multiplier_smaller_than_one(m1, &q->p.m1,
+                                                                  &q->p.s1));
+  EL_ENSURE_OK(context, el_q_quantize_multiplier_smaller_than_one(m2, &q->p.m2,
+                                                                  &q->p.s2));
   if (op == EL_BIN_SUB && mo > 1.0) {
-    EL_ENSURE_OK(context, el_q_quantize_multiplier_greater_than_one(mo, &q->output_multiplier,
-                                                                    &q->output_shift));
+    EL_ENSURE_OK(context, el_q_quantize_multiplier_greater_than_one(mo, &q->p.mo,
+                                                                    &q->p.so));
   } else {
-    EL_ENSURE_OK(context, el_q_quantize_multiplier_smaller_than_one(mo, &q->output_multiplier,
-                                                                    &q->output_shift));
+    EL_ENSURE_OK(context, el_q_quantize_multiplier_smaller_than_one(mo, &q->p.mo,
+                                                                    &q->p.so));
   }
   return kTfLiteOk;
 }
@@ -102,19 +93,19 @@ static TfLiteStatus prepare_mul(TfLiteContext* context, const TfLiteNode* node,
   const TfLiteMulParams* p = (const TfLiteMulParams*)node->builtin_data;
   const TfLiteFusedActivation act = p ? p->activation : kTfLiteActNone;
   EL_ENSURE_OK(context, el_q_activation_range(act, out->type, out->params.scale,
-                                              out->params.zero_point, &q->act_min, &q->act_max));
+                                              out->params.zero_point, &q->p.act_min, &q->p.act_max));
   EL_ENSURE_TYPES_EQ(context, out->type, in1->type);
-  q->input1_offset = -in1->params.zero_point;
-  q->input2_offset = -in2->params.zero_point;
-  q->output_offset = out->params.zero_point;
+  q->p.off1 = -in1->params.zero_point;
+  q->p.off2 = -in2->params.zero_point;
+  q->p.out_off = out->params.zero_point;
   if (out->type == kTfLiteInt16) {
-    EL_ENSURE_EQ(context, q->input1_offset, 0);
-    EL_ENSURE_EQ(context, q->input2_offset, 0);
-    EL_ENSURE_EQ(context, q->output_offset, 0);
+    EL_ENSURE_EQ(context, q->p.off1, 0);
+    EL_ENSURE_EQ(context, q->p.off2, 0);
+    EL_ENSURE_EQ(context, q->p.out_off, 0);
   }
   /* The product of the scales is formed in float, as TFLite does. */
   const float real = in1->params.scale * in2->params.scale / out->params.scale;
-  el_q_quantize_multiplier((double)real, &q->output_multiplier, &q->output_shift);
+  el_q_quantize_multiplier((double)real, &q->p.mo, &q->p.so);
   q->pot_int16 = false;
   return kTfLiteOk;
 }
@@ -150,39 +141,39 @@ TfLiteStatus el_binary_prepare_quant(TfLiteContext* context, TfLiteNode* node, v
 /* One element of the general-scale ADD/SUB: both inputs are rescaled to a common scale with
  * 2^left_shift headroom, summed (or subtracted), and rescaled to the output. */
 static inline int32_t add_sub_one(const el_binary_q* q, bool subtract, int32_t a, int32_t b) {
-  const int32_t sa = (int32_t)(uint32_t)((uint32_t)(q->input1_offset + a) << q->left_shift);
-  const int32_t sb = (int32_t)(uint32_t)((uint32_t)(q->input2_offset + b) << q->left_shift);
-  const int32_t ra = el_q_mbqm_smaller_than_one(sa, q->input1_multiplier, q->input1_shift);
-  const int32_t rb = el_q_mbqm_smaller_than_one(sb, q->input2_multiplier, q->input2_shift);
+  const int32_t sa = (int32_t)(uint32_t)((uint32_t)(q->p.off1 + a) << q->p.left_shift);
+  const int32_t sb = (int32_t)(uint32_t)((uint32_t)(q->p.off2 + b) << q->p.left_shift);
+  const int32_t ra = el_q_mbqm_smaller_than_one(sa, q->p.m1, q->p.s1);
+  const int32_t rb = el_q_mbqm_smaller_than_one(sb, q->p.m2, q->p.s2);
   const int32_t raw = subtract ? el_q_sub_wrap(ra, rb) : el_q_add_wrap(ra, rb);
-  const int32_t scaled = q->output_shift > 0
-                             ? el_q_mbqm(raw, q->output_multiplier, q->output_shift)
-                             : el_q_mbqm_smaller_than_one(raw, q->output_multiplier,
-                                                          q->output_shift);
-  return el_q_clamp(el_q_add_wrap(scaled, q->output_offset), q->act_min, q->act_max);
+  const int32_t scaled = q->p.so > 0
+                             ? el_q_mbqm(raw, q->p.mo, q->p.so)
+                             : el_q_mbqm_smaller_than_one(raw, q->p.mo,
+                                                          q->p.so);
+  return el_q_clamp(el_q_add_wrap(scaled, q->p.out_off), q->p.act_min, q->p.act_max);
 }
 
 static inline int32_t mul_one(const el_binary_q* q, int32_t a, int32_t b) {
-  const int32_t prod = (q->input1_offset + a) * (q->input2_offset + b);
-  const int32_t scaled = el_q_mbqm(prod, q->output_multiplier, q->output_shift);
-  const int32_t v = el_q_add_wrap(scaled, q->output_offset);
-  return el_q_clamp(v, q->act_min, q->act_max);
+  const int32_t prod = (q->p.off1 + a) * (q->p.off2 + b);
+  const int32_t scaled = el_q_mbqm(prod, q->p.mo, q->p.so);
+  const int32_t v = el_q_add_wrap(scaled, q->p.out_off);
+  return el_q_clamp(v, q->p.act_min, q->p.act_max);
 }
 
 /* The int16 power-of-two ADD/SUB: the input with the finer scale is shifted right. */
 static inline int32_t pot_one(const el_binary_q* q, bool subtract, int16_t a, int16_t b) {
   if (subtract) {
-    const int32_t sa = el_q_rdbpot16(a, -q->input1_shift);
-    const int32_t sb = el_q_rdbpot16(b, -q->input2_shift);
-    return el_q_clamp(sa - sb, q->act_min, q->act_max);
+    const int32_t sa = el_q_rdbpot16(a, -q->p.s1);
+    const int32_t sb = el_q_rdbpot16(b, -q->p.s2);
+    return el_q_clamp(sa - sb, q->p.act_min, q->p.act_max);
   }
-  const bool shift_first = q->input1_shift != 0;
+  const bool shift_first = q->p.s1 != 0;
   const int16_t keep = shift_first ? b : a;
   const int16_t shifted = el_q_rdbpot16(shift_first ? a : b,
-                                        shift_first ? -q->input1_shift : -q->input2_shift);
+                                        shift_first ? -q->p.s1 : -q->p.s2);
   int32_t sum = (int32_t)keep + (int32_t)shifted;
   sum = el_q_clamp(sum, INT16_MIN, INT16_MAX);
-  return el_q_clamp(sum, q->act_min, q->act_max);
+  return el_q_clamp(sum, q->p.act_min, q->p.act_max);
 }
 
 #define BINARY_LOOP(T, field, expr)                                       \
@@ -240,21 +231,8 @@ TfLiteStatus el_binary_invoke_quant(TfLiteContext* context, TfLiteNode* node, co
 #undef POT_EXPR
 }
 
-int el_binary_add_sub_params(const void* state, el_add_sub_params* p) {
+const el_add_sub_params* el_binary_add_sub_params(const void* state) {
   const el_binary_q* q = (const el_binary_q*)state;
-  if (q == NULL || q->op == EL_BIN_MUL || q->pot_int16) return 0;
-  p->subtract = q->op == EL_BIN_SUB;
-  p->left_shift = q->left_shift;
-  p->off1 = q->input1_offset;
-  p->off2 = q->input2_offset;
-  p->out_off = q->output_offset;
-  p->m1 = q->input1_multiplier;
-  p->s1 = q->input1_shift;
-  p->m2 = q->input2_multiplier;
-  p->s2 = q->input2_shift;
-  p->mo = q->output_multiplier;
-  p->so = q->output_shift;
-  p->act_min = q->act_min;
-  p->act_max = q->act_max;
-  return 1;
+  if (q == NULL || q->op == EL_BIN_MUL || q->pot_int16) return NULL;
+  return &q->p;
 }

@@ -15,9 +15,9 @@ TfLiteStatus el_binary_prepare_quant(TfLiteContext* context, TfLiteNode* node, v
                                      el_binary_op op);
 TfLiteStatus el_binary_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state);
 
-/* The general-scale ADD/SUB requantization the reference prepared, for the optimized tier:
- * per element, ra = mbqm(((x1 + off1) << left_shift), m1, s1), rb likewise, then
- * clamp(mbqm(ra +- rb, mo, so) + out_off). */
+/* The quantized ADD/SUB/MUL parameters the reference prepares and runs on, which the optimized
+ * tier reads too. General-scale ADD/SUB per element: ra = mbqm(((x1 + off1) << left_shift), m1, s1),
+ * rb likewise, then clamp(mbqm(ra +- rb, mo, so) + out_off). */
 typedef struct el_add_sub_params {
   int subtract;
   int left_shift;
@@ -26,9 +26,9 @@ typedef struct el_add_sub_params {
   int s1, s2, so;
   int32_t act_min, act_max;
 } el_add_sub_params;
-/* Fills p and returns 1 when `state` (el_binary_prepare_quant's) is a general-scale ADD or SUB;
- * 0 for MUL, the power-of-two int16 path, or no state. */
-int el_binary_add_sub_params(const void* state, el_add_sub_params* p);
+/* The parameters of `state` (el_binary_prepare_quant's) when it is a general-scale ADD or SUB;
+ * NULL for MUL, the power-of-two int16 path, or no state. */
+const el_add_sub_params* el_binary_add_sub_params(const void* state);
 
 #ifdef __cplusplus
 }

@@ -188,7 +188,9 @@ static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
     el_activation_range_f32(activation_of(node, op), &s->lo, &s->hi);
   } else if (s->is_i16) {
     /* The reference prepared the requantization; power-of-two scales keep its own path. */
-    if (!el_binary_add_sub_params(s->ref.quant, &s->p16) || !el_add16_supported(&s->p16)) return kTfLiteOk;
+    const el_add_sub_params* p16 = el_binary_add_sub_params(s->ref.quant);
+    if (p16 == NULL || !el_add16_supported(p16)) return kTfLiteOk;
+    s->p16 = *p16;
     s->add16 = el_add16_for(el_context_isa(ctx));
   } else {
     EL_ENSURE_OK(ctx, prepare_params(ctx, node, is_mul, a, b, out, &s->p));
