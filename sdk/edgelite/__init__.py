@@ -51,6 +51,14 @@ from edgelite.ops.math_ops import (  # noqa: F401
     tan, tanh, tensordot, to_double, to_float, to_int32, to_int64, truediv, truncatediv, unsorted_segment_sum,
 )
 
+# ---- sparse tensors ------------------------------------------------------------------------------
+from edgelite.framework.sparse_tensor import (  # noqa: F401
+    SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor,
+)
+from edgelite.ops.sparse_placeholder import sparse_placeholder  # noqa: F401
+from edgelite.ops.sparse_to_dense import sparse_tensor_to_dense, sparse_to_dense  # noqa: F401
+from edgelite import sparse  # noqa: F401,E402
+
 # ---- control flow ------------------------------------------------------------------------------
 from edgelite.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
 

@@ -13,6 +13,7 @@ from edgelite.framework import dtypes
 from edgelite.framework import errors
 from edgelite.framework import ops
 from edgelite.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
+from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from edgelite.summary.run_metadata import record_step_stats, wants_trace
 
 _live_sessions: "weakref.WeakSet" = weakref.WeakSet()
@@ -50,6 +51,8 @@ class _FetchMapper:
         if isinstance(f, IndexedSlices):
             parts = [f.values, f.indices] + ([] if f.dense_shape is None else [f.dense_shape])
             return ("slices", None, [self._flatten(p) for p in parts])
+        if isinstance(f, SparseTensor):
+            return ("sparse", None, [self._flatten(p) for p in (f.indices, f.values, f.dense_shape)])
         try:
             el = self.graph.as_graph_element(f, allow_tensor=True, allow_operation=True)
         except TypeError:
@@ -80,6 +83,8 @@ class _FetchMapper:
         if kind == "slices":
             parts = [self._build(s, values) for s in payload]
             return IndexedSlicesValue(parts[0], parts[1], parts[2] if len(parts) > 2 else None)
+        if kind == "sparse":
+            return SparseTensorValue(*[self._build(s, values) for s in payload])
         items = [self._build(s, values) for s in payload]
         return items if typ is list else (tuple(items) if typ is tuple else typ(items))
 
@@ -142,10 +147,8 @@ class BaseSession:
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed values include "
                                 "Python scalars, strings, lists, numpy ndarrays, or TensorHandles. For reference, "
                                 f"the tensor object was {val} which was passed to the feed with key {t}.")
-            if isinstance(key, IndexedSlices) or isinstance(t, tuple):
-                parts = t
-                sub = val
-                for pt, pv in zip(parts, sub):
+            if isinstance(t, tuple):
+                for pt, pv in zip(t, val):
                     tensors.append(pt)
                     values.append(self._convert_feed_value(pt, pv))
                 continue
@@ -160,6 +163,8 @@ class BaseSession:
         if isinstance(key, IndexedSlices):
             parts = [key.values, key.indices] + ([] if key.dense_shape is None else [key.dense_shape])
             return tuple(self._feed_key(p) for p in parts)
+        if isinstance(key, SparseTensor):
+            return tuple(self._feed_key(p) for p in (key.indices, key.values, key.dense_shape))
         try:
             t = self._graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
         except Exception as e:
@@ -221,14 +226,17 @@ class BaseSession:
     def make_callable(self, fetches: Any, feed_list: Optional[list] = None, accept_options: bool = False) -> Callable:
         """A function running fetches with positional feed values for feed_list."""
         mapper = _FetchMapper(self._graph, fetches)
-        feed_tensors = [self._feed_key(f) for f in (feed_list or [])]
+        feed_keys = [self._feed_key(f) for f in (feed_list or [])]
+        # An IndexedSlices or SparseTensor feed stands for its component tensors, fed from the parts of its value.
+        feed_tensors = [p for k in feed_keys for p in (k if isinstance(k, tuple) else (k,))]
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            if len(args) != len(feed_tensors):
-                raise TypeError(f"Expected {len(feed_tensors)} feed values, got {len(args)}")
+            if len(args) != len(feed_keys):
+                raise TypeError(f"Expected {len(feed_keys)} feed values, got {len(args)}")
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
-            vals = [self._convert_feed_value(t, v) for t, v in zip(feed_tensors, args)]
+            parts = [p for k, v in zip(feed_keys, args) for p in (v if isinstance(k, tuple) else (v,))]
+            vals = [self._convert_feed_value(t, v) for t, v in zip(feed_tensors, parts)]
             order = sorted(range(len(vals)), key=lambda i: feed_tensors[i]._id)
             res = self._run_elements(mapper.elements, tuple(feed_tensors[i] for i in order),
                                      [vals[i] for i in order])
