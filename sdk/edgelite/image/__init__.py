@@ -1,10 +1,21 @@
-"""tf.compat.v1.image basics used in preprocessing: resizing, crops, flips, dtype conversion, photometric changes."""
+"""tf.compat.v1.image: resizing, crops and pads, flips and rotations, dtype conversion, photometric changes."""
+from .bounding_box_ops import (  # noqa: F401
+    crop_to_bounding_box, pad_to_bounding_box, resize_image_with_crop_or_pad, resize_image_with_pad,
+)
 from .color_ops import (  # noqa: F401
     adjust_brightness, adjust_contrast, convert_image_dtype, per_image_standardization,
 )
 from .geometry_ops import (  # noqa: F401
-    central_crop, flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down,
+    central_crop, flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90, transpose,
+)
+from .nms_ops import (  # noqa: F401
+    combined_non_max_suppression, non_max_suppression, non_max_suppression_padded, non_max_suppression_with_overlaps,
+    non_max_suppression_with_scores,
 )
 from .resize_ops import (  # noqa: F401
-    ResizeMethod, resize, resize_bilinear, resize_images, resize_nearest_neighbor,
+    ResizeMethod, resize, resize_area, resize_bicubic, resize_bilinear, resize_images, resize_nearest_neighbor,
 )
+
+resize_with_crop_or_pad = resize_image_with_crop_or_pad
+transpose_image = transpose
+non_max_suppression_overlaps = non_max_suppression_with_overlaps

@@ -93,3 +93,32 @@ def central_crop(image: Any, central_fraction: Any) -> ops.Tensor:
         static_hw = [height if isinstance(height, int) else None, width if isinstance(width, int) else None]
         out.set_shape(static_hw + dims[2:] if rank == 3 else dims[:1] + static_hw + dims[3:])
         return out
+
+
+def rot90(image: Any, k: Any = 1, name: Optional[str] = None) -> ops.Tensor:
+    """The image(s) rotated counter-clockwise by k quarter turns (k taken mod 4; chosen at run time)."""
+    with ops.name_scope(name, "rot90", [image, k]) as scope:
+        image = ops.convert_to_tensor(image, name="image")
+        _checks.at_least_3d(image)
+        k = ops.convert_to_tensor(k, dtype=dtypes.int32, name="k")
+        k.shape.assert_has_rank(0)
+        k = math_ops.mod(k, 4)
+        rank = _checks.rank_3_or_4(image, "'image' (shape {shape}) must have either 3 or 4 dimensions.")
+        h = rank - 3  # the height axis
+        perm = [0, 2, 1, 3] if rank == 4 else [1, 0, 2]
+        cases = [(math_ops.equal(k, 1), lambda: array_ops.transpose(array_ops.reverse(image, [h + 1]), perm)),
+                 (math_ops.equal(k, 2), lambda: array_ops.reverse(image, [h, h + 1])),
+                 (math_ops.equal(k, 3), lambda: array_ops.reverse(array_ops.transpose(image, perm), [h + 1]))]
+        out = control_flow_ops.case(cases, default=lambda: image, exclusive=True, name=scope)
+        dims = image.shape.as_list()
+        out.set_shape(dims[:h] + [None, None] + dims[-1:])
+        return out
+
+
+def transpose(image: Any, name: Optional[str] = None) -> ops.Tensor:
+    """The image(s) with height and width swapped."""
+    with ops.name_scope(name, "transpose", [image]):
+        image = ops.convert_to_tensor(image, name="image")
+        _checks.at_least_3d(image)
+        rank = _checks.rank_3_or_4(image, "'image' (shape {shape}) must have either 3 or 4 dimensions.")
+        return array_ops.transpose(image, [1, 0, 2] if rank == 3 else [0, 2, 1, 3], name=name)

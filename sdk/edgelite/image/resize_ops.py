@@ -1,4 +1,4 @@
-"""Resize ops (ResizeBilinear, ResizeNearestNeighbor and their gradients) and the tf.compat.v1.image wrappers."""
+"""Resize ops (ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic, ResizeArea, the gradients) and their wrappers."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -32,7 +32,10 @@ def _rank(op: Any, index: int, rank: int) -> list:
 
 def _resized_shape(op: Any) -> list:
     images = _rank(op, 0, 4)
-    _rank(op, 1, 1)
+    count = _rank(op, 1, 1)[0]
+    if count is not None and count != 2:
+        raise ValueError(f"Dimension must be 2 but is {count} for '{op.name}' (op: '{op.type}') "
+                         f"with input shapes: {[t.shape.as_list() for t in op.inputs]}.")
     size = constant_value_as_shape(op.inputs[1]).with_rank(2).as_list()
     return [[images[0], size[0], size[1], images[3]]]
 
@@ -55,6 +58,16 @@ register_op("ResizeNearestNeighborGrad", inputs=["grads: T", "size: int32"], out
             kernel=lambda ctx, g, size: k.resize_nearest_grad(g, size, *_flags(ctx)), shape_fn=_resized_shape,
             allowed_dtypes={"T": [dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.float16, dtypes.float32,
                                   dtypes.float64, dtypes.bfloat16]})
+register_op("ResizeBicubic", inputs=["images: T", "size: int32"], outputs=["resized_images: float"], attrs=_ATTRS,
+            kernel=lambda ctx, x, size: k.resize_bicubic(x, size, *_flags(ctx)), shape_fn=_resized_shape,
+            allowed_dtypes={"T": _REAL})
+register_op("ResizeBicubicGrad", inputs=["grads: float", "original_image: T"], outputs=["output: T"],
+            attrs=_ATTRS, kernel=lambda ctx, g, x: k.resize_bicubic_grad(g, x, *_flags(ctx)),
+            shape_fn=lambda op: [op.inputs[1].shape], allowed_dtypes={"T": [dtypes.float32, dtypes.float64]})
+register_op("ResizeArea", inputs=["images: T", "size: int32"], outputs=["resized_images: float"],
+            attrs={"align_corners": False},
+            kernel=lambda ctx, x, size: k.resize_area(x, size, bool(ctx.attrs["align_corners"])),
+            shape_fn=_resized_shape, allowed_dtypes={"T": _REAL})
 
 
 def _attrs_of(op: Any) -> dict:
@@ -79,6 +92,16 @@ def _resize_nearest_grad(op: Any, grad: Any) -> list:
                          attrs=_attrs_of(op)), None]
 
 
+@ops.RegisterGradient("ResizeBicubic")
+def _resize_bicubic_grad(op: Any, grad: Any) -> list:
+    x = op.inputs[0]
+    if not x.dtype.base_dtype.is_floating:
+        return [None, None]
+    return [ops.apply_op("ResizeBicubicGrad", [grad, x], attrs=_attrs_of(op)), None]
+
+
+ops.NoGradient("ResizeArea")
+ops.NoGradient("ResizeBicubicGrad")
 ops.NoGradient("ResizeBilinearGrad")
 ops.NoGradient("ResizeNearestNeighborGrad")
 
@@ -97,15 +120,31 @@ def resize_nearest_neighbor(images: Any, size: Any, align_corners: bool = False,
                         attrs={"align_corners": align_corners, "half_pixel_centers": half_pixel_centers})
 
 
+def resize_bicubic(images: Any, size: Any, align_corners: bool = False, name: Optional[str] = None,
+                   half_pixel_centers: bool = False) -> ops.Tensor:
+    """Bicubic resize of a batch of images to size = [new_height, new_width] (float32 result)."""
+    return ops.apply_op("ResizeBicubic", [images, size], name=name,
+                        attrs={"align_corners": align_corners, "half_pixel_centers": half_pixel_centers})
+
+
+def resize_area(images: Any, size: Any, align_corners: bool = False, name: Optional[str] = None) -> ops.Tensor:
+    """Area-averaging resize of a batch of images to size = [new_height, new_width] (float32 result)."""
+    return ops.apply_op("ResizeArea", [images, size], name=name, attrs={"align_corners": align_corners})
+
+
 class ResizeMethod:
-    """Resize methods of tf.compat.v1.image.resize_images (the two implemented here)."""
+    """Resize methods of tf.compat.v1.image.resize_images."""
 
     BILINEAR = 0
     NEAREST_NEIGHBOR = 1
+    BICUBIC = 2
+    AREA = 3
 
 
 _METHODS = {ResizeMethod.BILINEAR: resize_bilinear, "bilinear": resize_bilinear,
-            ResizeMethod.NEAREST_NEIGHBOR: resize_nearest_neighbor, "nearest": resize_nearest_neighbor}
+            ResizeMethod.NEAREST_NEIGHBOR: resize_nearest_neighbor, "nearest": resize_nearest_neighbor,
+            ResizeMethod.BICUBIC: resize_bicubic, "bicubic": resize_bicubic,
+            ResizeMethod.AREA: resize_area, "area": resize_area}
 
 
 def _aspect_size(images: ops.Tensor, size: ops.Tensor) -> ops.Tensor:

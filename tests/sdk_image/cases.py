@@ -1,0 +1,134 @@
+"""tf.image cases (resizes, windows, rotations, NMS, colour, metrics) shared by the TensorFlow fixture
+generator (fixtures/generate_tf_fixtures.py) and test_image_tf.py.
+
+Same layout as sdk_extra/image_cases.py: (name, fn(tf, *inputs) -> tensor or tuple of tensors, input specs,
+differentiate?). ERROR_CASES record build-time errors, RUN_ERROR_CASES the kernel's message at run time.
+"""
+from __future__ import annotations
+
+from sdk_extra.image_cases import f32, f64, u8, i, make_inputs, error_outcome  # noqa: F401
+
+
+def _rot(k):
+    return lambda tf, x: tf.image.rot90(x, k)
+
+
+def _nms(**kw):
+    return lambda tf, b, s: tf.image.non_max_suppression(b, s, 6, **kw)
+
+
+RESIZE = [
+    ("bicubic_up", lambda tf, x: tf.image.resize_bicubic(x, [7, 9]), [f32(2, 4, 5, 3)], True),
+    ("bicubic_down", lambda tf, x: tf.image.resize_bicubic(x, [3, 4]), [f32(1, 7, 9, 2)], True),
+    ("bicubic_align", lambda tf, x: tf.image.resize_bicubic(x, [7, 3], align_corners=True), [f32(1, 4, 5, 2)], True),
+    ("bicubic_half_pixel_up", lambda tf, x: tf.image.resize_bicubic(x, [9, 11], half_pixel_centers=True),
+     [f32(1, 4, 5, 2)], True),
+    ("bicubic_half_pixel_down", lambda tf, x: tf.image.resize_bicubic(x, [3, 2], half_pixel_centers=True),
+     [f64(2, 8, 7, 1)], True),
+    ("bicubic_uint8", lambda tf, x: tf.image.resize_bicubic(x, [8, 6]), [u8(1, 5, 5, 3)], False),
+    ("area_down", lambda tf, x: tf.image.resize_area(x, [3, 4]), [f32(2, 7, 9, 3)], False),
+    ("area_up", lambda tf, x: tf.image.resize_area(x, [7, 11]), [f32(1, 3, 4, 2)], False),
+    ("area_align", lambda tf, x: tf.image.resize_area(x, [4, 3], align_corners=True), [f32(1, 7, 5, 1)], False),
+    ("area_uint8_odd", lambda tf, x: tf.image.resize_area(x, [5, 3]), [u8(1, 9, 7, 3)], False),
+    ("area_same", lambda tf, x: tf.image.resize_area(x, [4, 5]), [f64(1, 4, 5, 1)], False),
+    ("resize_images_bicubic", lambda tf, x: tf.image.resize_images(x, [6, 5], method=2), [f32(4, 3, 2)], True),
+    ("resize_images_area", lambda tf, x: tf.image.resize_images(x, [2, 3], method=3), [u8(2, 5, 7, 1)], False),
+    ("resize_images_area_str", lambda tf, x: tf.image.resize_images(x, [3, 3], method="area"), [f32(6, 6, 1)],
+     False),
+]
+
+WINDOWS = [
+    ("crop_bbox_3d", lambda tf, x: tf.image.crop_to_bounding_box(x, 1, 2, 3, 4), [f32(5, 7, 2)], True),
+    ("crop_bbox_4d_u8", lambda tf, x: tf.image.crop_to_bounding_box(x, 0, 1, 4, 2), [u8(2, 4, 5, 3)], False),
+    ("pad_bbox_3d", lambda tf, x: tf.image.pad_to_bounding_box(x, 1, 2, 6, 7), [f32(3, 4, 2)], True),
+    ("pad_bbox_4d_u8", lambda tf, x: tf.image.pad_to_bounding_box(x, 0, 3, 5, 8), [u8(2, 4, 5, 1)], False),
+    ("crop_or_pad_crop", lambda tf, x: tf.image.resize_image_with_crop_or_pad(x, 3, 4), [f32(6, 7, 2)], True),
+    ("crop_or_pad_pad", lambda tf, x: tf.image.resize_image_with_crop_or_pad(x, 8, 9), [f32(2, 5, 4, 1)], True),
+    ("crop_or_pad_mixed", lambda tf, x: tf.image.resize_with_crop_or_pad(x, 3, 9), [u8(6, 5, 3)], False),
+    ("with_pad_wide", lambda tf, x: tf.image.resize_image_with_pad(x, 8, 8), [f32(4, 7, 3)], True),
+    ("with_pad_tall_nearest", lambda tf, x: tf.image.resize_image_with_pad(x, 6, 9, method=1),
+     [f32(2, 7, 3, 1)], True),
+    ("rot90_1", _rot(1), [f32(3, 4, 2)], False),
+    ("rot90_2_4d", _rot(2), [f32(2, 3, 5, 1)], False),
+    ("rot90_3_u8", _rot(3), [u8(3, 4, 2)], False),
+    ("rot90_neg1_4d", _rot(-1), [f64(2, 3, 4, 2)], False),
+    ("rot90_0", _rot(0), [f32(3, 4, 1)], False),
+    ("transpose_3d", lambda tf, x: tf.image.transpose(x), [f32(3, 5, 2)], True),
+    ("transpose_image_4d", lambda tf, x: tf.image.transpose_image(x), [u8(2, 3, 4, 1)], False),
+]
+
+NMS = [
+    ("nms_basic", _nms(), [f32(40, 4), f32(40)], False),
+    ("nms_iou_03", _nms(iou_threshold=0.3), [f32(40, 4), f32(40)], False),
+    ("nms_score_thr", _nms(iou_threshold=0.6, score_threshold=0.5), [f32(40, 4), f32(40)], False),
+    ("nms_few", lambda tf, b, s: tf.image.non_max_suppression(b, s, 50, 0.7), [f32(12, 4), f32(12)], False),
+    ("nms_with_scores_hard", lambda tf, b, s: tf.image.non_max_suppression_with_scores(b, s, 8, 0.4),
+     [f32(30, 4), f32(30)], False),
+    ("nms_with_scores_soft", lambda tf, b, s: tf.image.non_max_suppression_with_scores(
+        b, s, 10, 1.0, score_threshold=0.1, soft_nms_sigma=0.5), [f32(30, 4), f32(30)], False),
+    ("nms_with_scores_soft_thr", lambda tf, b, s: tf.image.non_max_suppression_with_scores(
+        b, s, 20, 0.5, score_threshold=0.3, soft_nms_sigma=0.2), [f32(25, 4), f32(25)], False),
+    ("nms_padded", lambda tf, b, s: tf.image.non_max_suppression_padded(
+        b, s, 10, 0.4, pad_to_max_output_size=True), [f32(30, 4), f32(30)], False),
+    ("nms_padded_unpadded", lambda tf, b, s: tf.image.non_max_suppression_padded(b, s, 10, 0.4),
+     [f32(30, 4), f32(30)], False),
+    ("nms_padded_few", lambda tf, b, s: tf.image.non_max_suppression_padded(
+        b, s, 12, 0.3, score_threshold=0.6, pad_to_max_output_size=True), [f32(15, 4), f32(15)], False),
+    ("nms_padded_batch", lambda tf, b, s: tf.image.non_max_suppression_padded(
+        b, s, 7, 0.5, pad_to_max_output_size=True), [f32(3, 20, 4), f32(3, 20)], False),
+    ("nms_overlaps", lambda tf, o, s: tf.image.non_max_suppression_overlaps(o, s, 6, 0.6),
+     [f32(20, 20), f32(20)], False),
+    ("nms_overlaps_thr", lambda tf, o, s: tf.image.non_max_suppression_overlaps(o, s, 10, 0.8, 0.4),
+     [f32(20, 20), f32(20)], False),
+    ("combined_nms", lambda tf, b, s: tf.image.combined_non_max_suppression(b, s, 4, 10),
+     [f32(2, 30, 1, 4, lo=-0.2, hi=1.2), f32(2, 30, 3)], False),
+    ("combined_nms_per_class_boxes", lambda tf, b, s: tf.image.combined_non_max_suppression(
+        b, s, 3, 20, iou_threshold=0.3, score_threshold=0.2, clip_boxes=False),
+     [f32(1, 25, 3, 4, lo=-0.2, hi=1.2), f32(1, 25, 3)], False),
+    ("combined_nms_pad_per_class", lambda tf, b, s: tf.image.combined_non_max_suppression(
+        b, s, 2, 50, pad_per_class=True), [f32(2, 20, 1, 4), f32(2, 20, 4)], False),
+]
+
+CASES = RESIZE + WINDOWS + NMS
+
+
+ERROR_CASES = [
+    ("bicubic_3d", lambda tf: tf.image.resize_bicubic(tf.zeros([4, 4, 1]), [2, 2])),
+    ("area_size_3", lambda tf: tf.image.resize_area(tf.zeros([1, 4, 4, 1]), [2, 2, 2])),
+    ("crop_bbox_2d", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4]), 0, 0, 2, 2)),
+    ("crop_bbox_neg_offset", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), -1, 0, 2, 2)),
+    ("crop_bbox_zero_target", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), 0, 0, 0, 2)),
+    ("crop_bbox_too_wide", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), 0, 1, 2, 4)),
+    ("crop_bbox_too_tall", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), 3, 0, 2, 2)),
+    ("pad_bbox_5d", lambda tf: tf.image.pad_to_bounding_box(tf.zeros([1, 1, 4, 4, 1]), 0, 0, 5, 5)),
+    ("pad_bbox_neg_offset", lambda tf: tf.image.pad_to_bounding_box(tf.zeros([4, 4, 1]), 0, -1, 5, 5)),
+    ("pad_bbox_too_small", lambda tf: tf.image.pad_to_bounding_box(tf.zeros([4, 4, 1]), 1, 0, 4, 5)),
+    ("crop_or_pad_zero_target", lambda tf: tf.image.resize_image_with_crop_or_pad(tf.zeros([4, 4, 1]), 0, 3)),
+    ("with_pad_zero_target", lambda tf: tf.image.resize_image_with_pad(tf.zeros([4, 4, 1]), 3, 0)),
+    ("rot90_2d", lambda tf: tf.image.rot90(tf.zeros([4, 4]))),
+    ("rot90_5d", lambda tf: tf.image.rot90(tf.zeros([1, 1, 4, 4, 1]))),
+    ("transpose_5d", lambda tf: tf.image.transpose(tf.zeros([1, 1, 4, 4, 1]))),
+    ("nms_boxes_3d", lambda tf: tf.image.non_max_suppression(tf.zeros([1, 4, 4]), tf.zeros([4]), 3)),
+    ("nms_scores_2d", lambda tf: tf.image.non_max_suppression(tf.zeros([4, 4]), tf.zeros([4, 1]), 3)),
+    ("nms_padded_batched_unpadded", lambda tf: tf.image.non_max_suppression_padded(
+        tf.zeros([2, 4, 4]), tf.zeros([2, 4]), 3)),
+    ("combined_nms_zero_total", lambda tf: tf.image.combined_non_max_suppression(
+        tf.zeros([1, 4, 1, 4]), tf.zeros([1, 4, 2]), 3, 0)),
+]
+
+RUN_ERROR_CASES = [
+    ("bicubic_both_flags", lambda tf: tf.image.resize_bicubic(tf.zeros([1, 4, 4, 1]), [2, 2], align_corners=True,
+                                                              half_pixel_centers=True)),
+    ("area_negative_size", lambda tf: tf.image.resize_area(
+        tf.zeros([1, 4, 4, 1]), tf.placeholder_with_default([-1, 2], [2]))),
+    ("nms_iou_above_one", lambda tf: tf.image.non_max_suppression(tf.zeros([4, 4]), tf.zeros([4]), 3, 1.5)),
+    ("nms_scores_mismatch", lambda tf: tf.image.non_max_suppression(
+        tf.zeros([4, 4]), tf.placeholder_with_default(tf.zeros([3]), [None]), 3)),
+    ("nms_boxes_5_columns", lambda tf: tf.image.non_max_suppression(
+        tf.placeholder_with_default(tf.zeros([4, 5]), [None, None]), tf.zeros([4]), 3)),
+    ("nms_negative_sigma", lambda tf: tf.image.non_max_suppression_with_scores(
+        tf.zeros([4, 4]), tf.zeros([4]), 3, soft_nms_sigma=-1.0)),
+]
+
+# Cases whose float outputs need a looser bound than test_image_tf.TOL, with the reason.
+TOLERANCES: dict = {}
