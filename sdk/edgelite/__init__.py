@@ -83,6 +83,15 @@ from edgelite.ops.random_ops import (  # noqa: F401
 # ---- linear algebra ----------------------------------------------------------------------------
 from edgelite.ops.linalg_ops import matrix_diag, matrix_diag_part, qr  # noqa: F401
 
+# ---- core ops: segments, sets, sorting (tf1ops) -----------------------------------------------------
+from edgelite.ops.segment_ops import (  # noqa: F401
+    segment_max, segment_mean, segment_min, segment_prod, sparse_segment_mean, sparse_segment_sqrt_n,
+    sparse_segment_sum, unsorted_segment_max, unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+)
+from edgelite.ops.unique_ops import setdiff1d, unique, unique_with_counts  # noqa: F401
+from edgelite.ops.sort_ops import argsort, sort  # noqa: F401
+
 # ---- variables ---------------------------------------------------------------------------------
 from edgelite.ops.state_ops import (  # noqa: F401
     assign, assign_add, assign_sub, count_up_to, is_variable_initialized, scatter_add, scatter_div, scatter_max,

@@ -9,5 +9,12 @@ from edgelite.ops.math_ops import (  # noqa: F401
     squared_difference, subtract, tan, tanh, truediv, truncatediv, unsorted_segment_sum,
 )
 
+# ---- core ops (tf1ops) ----
+from edgelite.nn.topk_ops import in_top_k, top_k  # noqa: F401,E402
+from edgelite.ops.segment_ops import (  # noqa: F401,E402
+    segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_max, unsorted_segment_mean,
+    unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
+)
+
 divide_no_nan = div_no_nan
 floor_div = floordiv

@@ -205,6 +205,11 @@ def apply_op(op_type: str, inputs: list, attrs: Optional[dict] = None, name: Opt
                 raise TypeError(f"Value passed to parameter '{arg}' has DataType {v.name} not in list of allowed "
                                 f"values: {', '.join(d.name for d in allowed)}")
             attrs[k] = v
+        for k, allowed in od.allowed_dtypes.items():
+            # type attrs that only name an output's dtype (out_idx, out_type) are checked as TF checks inputs
+            if k not in type_attrs and k in attrs and dtypes.as_dtype(attrs[k]) not in allowed:
+                raise TypeError(f"Value passed to parameter '{k}' has DataType {dtypes.as_dtype(attrs[k]).name} not "
+                                f"in list of allowed values: {', '.join(d.name for d in allowed)}")
         op = g.create_op(op_type, flat, None, name=scope, attrs=attrs, op_def=od)
     if not od.outputs:
         return op

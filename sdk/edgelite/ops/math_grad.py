@@ -453,25 +453,6 @@ def _cast_grad(op: Any, grad: Any) -> Any:
     return None
 
 
-# ---- segments -------------------------------------------------------------------------------------------------
-@ops.RegisterGradient("UnsortedSegmentSum")
-def _unsorted_segment_sum_grad(op: Any, grad: Any) -> tuple:
-    ids = op.inputs[1]
-    is_positive = math_ops.greater_equal(ids, array_ops.zeros_like(ids))
-    safe = array_ops.where_v2(is_positive, ids, array_ops.zeros_like(ids))
-    gathered = array_ops.gather(grad, safe)
-    mask_shape = array_ops.concat([array_ops.shape(is_positive),
-                                   array_ops.ones_like(array_ops.shape(gathered)[array_ops.rank(ids):])], 0)
-    mask = array_ops.reshape(is_positive, mask_shape)
-    zeros = array_ops.zeros_like(gathered)
-    return array_ops.where_v2(mask, gathered, zeros), None, None
-
-
-@ops.RegisterGradient("SegmentSum")
-def _segment_sum_grad(op: Any, grad: Any) -> tuple:
-    return array_ops.gather(grad, op.inputs[1]), None
-
-
 # ---- select -------------------------------------------------------------------------------------------------------
 @ops.RegisterGradient("Select")
 def _select_grad(op: Any, grad: Any) -> tuple:

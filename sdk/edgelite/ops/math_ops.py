@@ -978,54 +978,14 @@ def linspace(start: Any, stop: Any, num: Any, name: Optional[str] = None, axis: 
 lin_space = linspace
 
 
-# ---- segments -----------------------------------------------------------------------------------------------------
-def _unsorted_segment_sum_kernel(ctx: Any, data: np.ndarray, ids: np.ndarray, num: np.ndarray) -> np.ndarray:
-    n = int(num)
-    if ids.size and ids.max() >= n:
-        raise errors.InvalidArgumentError(None, None, f"segment_ids[{int(np.argmax(ids >= n))}] = {int(ids.max())} "
-                                                      f"is out of range [0, {n})")
-    out = np.zeros((n,) + data.shape[ids.ndim:], dtype=data.dtype)
-    keep = ids.ravel() >= 0
-    flat = data.reshape((-1,) + data.shape[ids.ndim:])
-    np.add.at(out, ids.ravel()[keep], flat[keep])
-    return out
-
-
-def _unsorted_segment_shape(op: Any) -> list:
-    d, i = op.inputs[0].shape, op.inputs[1].shape
-    n = tensor_util.constant_value(op.inputs[2])
-    if d.ndims is None or i.ndims is None:
-        return [None]
-    return [[None if n is None else int(n)] + d.as_list()[i.ndims:]]
-
-
-register_op("UnsortedSegmentSum", inputs=["data: T", "segment_ids: Tindices", "num_segments: Tnumsegments"],
-            outputs=["output: T"], kernel=_unsorted_segment_sum_kernel, shape_fn=_unsorted_segment_shape,
-            attrs={"Tnumsegments": dtypes.int32}, allowed_dtypes={"T": NUMBER_TYPES})
-
-
+# ---- segments (the ops and the other reductions live in segment_ops) ------------------------------------------------
 def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Optional[str] = None) -> ops.Tensor:
     """out[k] = sum of data[i] with segment_ids[i] == k (negative ids dropped)."""
     return ops.apply_op("UnsortedSegmentSum", [data, segment_ids, num_segments], name=name)
 
 
-def _segment_sum_kernel(ctx: Any, data: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    if ids.size and (np.diff(ids) < 0).any():
-        raise errors.InvalidArgumentError(None, None, "segment ids are not increasing")
-    n = int(ids[-1]) + 1 if ids.size else 0
-    out = np.zeros((n,) + data.shape[1:], dtype=data.dtype)
-    np.add.at(out, ids, data)
-    return out
-
-
-register_op("SegmentSum", inputs=["data: T", "segment_ids: Tindices"], outputs=["output: T"],
-            kernel=_segment_sum_kernel, allowed_dtypes={"T": REAL_NUMBER_TYPES},
-            shape_fn=lambda op: [None if op.inputs[0].shape.ndims is None else
-                                 [None] + op.inputs[0].shape.as_list()[1:]])
-
-
 def segment_sum(data: Any, segment_ids: Any, name: Optional[str] = None) -> ops.Tensor:
-    """Sums of data over sorted segments."""
+    """Sums of data over sorted segment ids (empty segments give 0)."""
     return ops.apply_op("SegmentSum", [data, segment_ids], name=name)
 
 
