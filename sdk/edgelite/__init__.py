@@ -134,6 +134,10 @@ from edgelite.quantization import (  # noqa: F401,E402
 )
 from edgelite import lite  # noqa: F401,E402
 
+# ---- model files: graph_util (freezing, pruning), check_numerics ----------------------------------
+from edgelite import graph_util  # noqa: F401,E402
+from edgelite.ops.numerics import check_numerics  # noqa: F401,E402
+
 # ---- training and summaries (packages of their own) -----------------------------------------------
 from edgelite import summary, train  # noqa: F401,E402
 from edgelite.summary.run_metadata import RunMetadata, RunOptions  # noqa: F401,E402

@@ -33,6 +33,11 @@ class VersionDef(Message):
     """Producer and consumer versions of the graph."""
 
 
+class FunctionDefLibrary(Message):
+    """A graph's function library, kept as raw FunctionDef bytes: edgelite runs no graph functions, but a
+    GraphDef read from TensorFlow keeps its (usually empty) library when written back."""
+
+
 class GraphDef(Message):
     """All nodes of a graph."""
 
@@ -58,7 +63,10 @@ declare(NodeDef, [
 ])
 declare(VersionDef, [Field("producer", 1, "int32"), Field("min_consumer", 2, "int32"),
                      Field("bad_consumers", 3, "int32", repeated=True, packed=True)])
-declare(GraphDef, [Field("node", 1, NodeDef, repeated=True), Field("versions", 4, VersionDef)])
+declare(FunctionDefLibrary, [Field("function", 1, "bytes", repeated=True), Field("gradient", 2, "bytes", repeated=True),
+                             Field("registered_gradients", 3, "bytes", repeated=True)])
+declare(GraphDef, [Field("node", 1, NodeDef, repeated=True), Field("library", 2, FunctionDefLibrary),
+                   Field("versions", 4, VersionDef)])
 
 
 def shape_proto(shape: Any) -> TensorShapeProto:
@@ -69,13 +77,24 @@ def shape_proto(shape: Any) -> TensorShapeProto:
     return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d) for d in shape.as_list()])
 
 
+# Value-list field of each dtype TensorFlow's make_tensor_proto fills for a tensor of at most one element.
+_SCALAR_FIELDS = {
+    dtypes.float32: "float_val", dtypes.float64: "double_val", dtypes.int32: "int_val", dtypes.int16: "int_val",
+    dtypes.int8: "int_val", dtypes.uint8: "int_val", dtypes.uint16: "int_val", dtypes.int64: "int64_val",
+    dtypes.bool: "bool_val",
+}
+
+
 def tensor_proto(value: np.ndarray) -> TensorProto:
-    """TensorProto holding a numpy array (raw little-endian content, or string_val for strings)."""
+    """TensorProto holding a numpy array as TensorFlow writes it: raw little-endian content for more than one
+    element, the dtype's value list for a single element (or none), string_val for strings."""
     arr = np.asarray(value)
     dt = dtypes.as_dtype(arr.dtype)
     proto = TensorProto(dtype=dt.as_datatype_enum, tensor_shape=shape_proto(arr.shape))
     if dt == dtypes.string:
         proto.string_val.extend(s if isinstance(s, bytes) else str(s).encode() for s in arr.ravel())
+    elif arr.size <= 1 and dt in _SCALAR_FIELDS:
+        getattr(proto, _SCALAR_FIELDS[dt]).extend(arr.ravel().tolist())
     else:
         proto.tensor_content = arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes()
     return proto

@@ -9,12 +9,8 @@ from edgelite.framework import dtypes
 from edgelite.framework import op_def_registry
 from edgelite.framework import ops
 from edgelite.framework import tensor_shape
+from edgelite.framework.graph_def import _SCALAR_FIELDS as _VALUE_FIELDS
 
-_VALUE_FIELDS = {
-    dtypes.float32: "float_val", dtypes.float64: "double_val", dtypes.int32: "int_val", dtypes.int16: "int_val",
-    dtypes.int8: "int_val", dtypes.uint8: "int_val", dtypes.uint16: "int_val", dtypes.int64: "int64_val",
-    dtypes.bool: "bool_val",
-}
 
 
 def _shape(proto: Any) -> tensor_shape.TensorShape:

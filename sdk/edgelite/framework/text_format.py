@@ -63,16 +63,20 @@ def _escape(raw: bytes) -> str:
 
 
 def _float32_text(value: float) -> str:
+    """Python protobuf's spelling of a float field: str() of the float with the fewest significant digits
+    (at least six) that reads back to the same float32, so 1.0, 100.0, 1e-05, 123456790.0."""
     if math.isnan(value):
         return "nan"
     if math.isinf(value):
         return "inf" if value > 0 else "-inf"
     target = np.float32(value)
-    for digits in range(1, 10):
-        text = "%.*g" % (digits, value)
-        if np.float32(float(text)) == target:
-            return text
-    return repr(float(target))
+    value = float(target)
+    digits = 6
+    rounded = float("%.*g" % (digits, value))
+    while np.float32(rounded) != target:
+        digits += 1
+        rounded = float("%.*g" % (digits, value))
+    return str(rounded)
 
 
 def _scalar_text(msg_type: type, field: Field, value: Any) -> str:
