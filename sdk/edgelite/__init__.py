@@ -70,6 +70,9 @@ from edgelite.ops.tensor_array_ops import TensorArray  # noqa: F401
 from edgelite.ops.data_flow_ops import dynamic_partition, dynamic_stitch, parallel_dynamic_stitch  # noqa: F401,E501
 from edgelite.ops import control_flow_grad as _control_flow_grad  # noqa: F401
 
+# ---- recurrent networks: tf.reverse_sequence (tf.nn.rnn_cell and the RNN drivers live in edgelite.nn) ----
+from edgelite.ops.reverse_sequence_op import reverse_sequence  # noqa: F401,E402
+
 # ---- gradients ---------------------------------------------------------------------------------
 from edgelite.ops import math_grad as _math_grad  # noqa: F401
 from edgelite.ops import array_grad as _array_grad  # noqa: F401

@@ -20,3 +20,9 @@ from .xent_ops import (  # noqa: F401
     sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits, softmax_cross_entropy_with_logits_v2,
     sparse_softmax_cross_entropy_with_logits, weighted_cross_entropy_with_logits,
 )
+
+# ---- recurrent networks (tf.nn.rnn_cell and the RNN drivers) ----
+from . import rnn_cell  # noqa: F401,E402
+from .rnn import (  # noqa: F401,E402
+    bidirectional_dynamic_rnn, dynamic_rnn, raw_rnn, static_bidirectional_rnn, static_rnn, static_state_saving_rnn,
+)
