@@ -42,3 +42,6 @@ from .training_util import (assert_global_step, create_global_step, get_global_s
                             get_or_create_global_step, global_step)
 from ..summary import summary_iterator  # noqa: F401
 from . import experimental  # noqa: F401
+# ---- data: Example protos ----
+from ..io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
+                                 FloatList, Int64List, SequenceExample)

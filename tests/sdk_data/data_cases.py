@@ -1,0 +1,207 @@
+"""Cases shared by the TensorFlow fixture generator and the edgelite tests of Example protos and parsing.
+
+A proto case is (name, fn(tf) -> message); its deterministic serialization is recorded. A run case is
+(name, fn(tf) -> fetches); the fetches (tensors, SparseTensors, nested in dicts/lists) are run in a
+fresh graph and either their values or the error type and message are recorded. The same code runs
+against `tensorflow.compat.v1` and `edgelite`.
+"""
+from __future__ import annotations
+
+
+def feature(tf, kind, values):
+    """A tf.train.Feature of int64 ('i'), float ('f') or bytes ('b') values."""
+    if kind == "i":
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=values))
+    if kind == "f":
+        return tf.train.Feature(float_list=tf.train.FloatList(value=values))
+    return tf.train.Feature(bytes_list=tf.train.BytesList(value=values))
+
+
+def example(tf, **feats):
+    """A tf.train.Example from name=(kind, values) pairs."""
+    return tf.train.Example(features=tf.train.Features(
+        feature={k: feature(tf, kind, v) for k, (kind, v) in feats.items()}))
+
+
+def ser(tf, **feats):
+    return example(tf, **feats).SerializeToString(deterministic=True)
+
+
+def seq_example(tf, context, lists):
+    """A tf.train.SequenceExample: context name=(kind, values), lists name=(kind, [values per step])."""
+    return tf.train.SequenceExample(
+        context=tf.train.Features(feature={k: feature(tf, kind, v) for k, (kind, v) in context.items()}),
+        feature_lists=tf.train.FeatureLists(feature_list={
+            k: tf.train.FeatureList(feature=[feature(tf, kind, s) for s in steps])
+            for k, (kind, steps) in lists.items()}))
+
+
+def _built_up(tf):
+    e = tf.train.Example()
+    e.features.feature["ids"].int64_list.value.extend([3, -1, 2 ** 40])
+    e.features.feature["w"].float_list.value.append(0.25)
+    e.features.feature["name"].bytes_list.value.append(b"abc")
+    return e
+
+
+def _merged(tf):
+    a = example(tf, x=("i", [1, 2]))
+    b = example(tf, x=("i", [3]), y=("f", [1.5]))
+    a.MergeFrom(b)
+    c = tf.train.Example()
+    c.CopyFrom(a)
+    return c
+
+
+PROTO_CASES = [
+    ("empty_example", lambda tf: tf.train.Example()),
+    ("one_of_each", lambda tf: example(tf, a=("i", [1, -2, 300]), b=("f", [0.5, -1e30]), c=("b", [b"", b"\xff\x00"]))),
+    ("built_up", _built_up),
+    ("merged", _merged),
+    ("empty_lists", lambda tf: example(tf, a=("i", []), b=("f", []), c=("b", []))),
+    ("sequence", lambda tf: seq_example(tf, {"len": ("i", [3])},
+                                        {"tok": ("i", [[1], [2, 3], []]), "f": ("f", [[0.5, 1.5]])})),
+    ("feature_list_alone", lambda tf: tf.train.FeatureList(feature=[feature(tf, "b", [b"q"])])),
+]
+
+
+def _parse(tf, records, feats, single=False, names=None):
+    if single:
+        return tf.io.parse_single_example(records[0], feats)
+    return tf.io.parse_example(records, feats, example_names=names)
+
+
+def _fixed(tf):
+    return {"a": tf.io.FixedLenFeature([], tf.int64), "b": tf.io.FixedLenFeature([2], tf.float32),
+            "c": tf.io.FixedLenFeature([], tf.string)}
+
+
+def _two_records(tf):
+    return [ser(tf, a=("i", [7]), b=("f", [1.0, 2.0]), c=("b", [b"x"])),
+            ser(tf, a=("i", [-8]), b=("f", [3.5, -4.0]), c=("b", [b"yz"]), extra=("i", [1]))]
+
+
+def _defaults(tf):
+    return {"a": tf.io.FixedLenFeature([], tf.int64, default_value=-1),
+            "b": tf.io.FixedLenFeature([2], tf.float32, default_value=[9.0, 8.0]),
+            "c": tf.io.FixedLenFeature([], tf.string, default_value="dflt")}
+
+
+def _seq_feats(tf, default=None):
+    return {"s": tf.io.FixedLenSequenceFeature([2], tf.float32, allow_missing=True, default_value=default),
+            "t": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)}
+
+
+def _seq_records(tf):
+    return [ser(tf, s=("f", [1, 2, 3, 4]), t=("i", [5])), ser(tf, t=("i", [6, 7, 8])),
+            ser(tf, s=("f", [9, 10]))]
+
+
+def _varlen(tf):
+    return {"v": tf.io.VarLenFeature(tf.int64), "w": tf.io.VarLenFeature(tf.string)}
+
+
+def _varlen_records(tf):
+    return [ser(tf, v=("i", [1, 2, 3]), w=("b", [b"a"])), ser(tf, w=("b", [b"b", b"c"])), ser(tf, v=("i", [4]))]
+
+
+def _sparse_feature(tf):
+    return {"sp": tf.io.SparseFeature(index_key="idx", value_key="val", dtype=tf.float32, size=6)}
+
+
+def _sparse_records(tf):
+    return [ser(tf, idx=("i", [4, 1]), val=("f", [0.5, 1.5])), ser(tf, idx=("i", []), val=("f", [])),
+            ser(tf, idx=("i", [5]), val=("f", [2.5]))]
+
+
+def _sparse_feature_2d(tf):
+    return {"sp": tf.io.SparseFeature(index_key=["r", "c"], value_key="val", dtype=tf.int64, size=[3, 4],
+                                      already_sorted=True)}
+
+
+def _seq_ex(tf):
+    return seq_example(tf, {"len": ("i", [2]), "lbl": ("b", [b"pos"])},
+                       {"tok": ("i", [[1, 2], [3, 4]]), "var": ("f", [[0.5], [], [1.5, 2.5]])}).SerializeToString(
+        deterministic=True)
+
+
+def _seq_specs(tf):
+    context = {"len": tf.io.FixedLenFeature([], tf.int64), "lbl": tf.io.FixedLenFeature([], tf.string),
+               "missing": tf.io.FixedLenFeature([1], tf.float32, default_value=[0.25])}
+    seq = {"tok": tf.io.FixedLenSequenceFeature([2], tf.int64), "var": tf.io.VarLenFeature(tf.float32)}
+    return context, seq
+
+
+def _single_seq(tf):
+    context, seq = _seq_specs(tf)
+    return tf.io.parse_single_sequence_example(_seq_ex(tf), context, seq)
+
+
+def _batch_seq(tf):
+    context, seq = _seq_specs(tf)
+    other = seq_example(tf, {"len": ("i", [1]), "lbl": ("b", [b"neg"])},
+                        {"tok": ("i", [[5, 6]]), "var": ("f", [[3.5]])}).SerializeToString(deterministic=True)
+    return tf.io.parse_sequence_example([_seq_ex(tf), other], context, seq)
+
+
+def _bad(tf, feats_fn, single, **feats):
+    return lambda tf: _parse(tf, [ser(tf, **feats)], feats_fn(tf), single=single)
+
+
+def _i64(tf):
+    return {"a": tf.io.FixedLenFeature([], tf.int64)}
+
+
+def _i64x2(tf):
+    return {"a": tf.io.FixedLenFeature([2], tf.int64)}
+
+
+def _f32x2(tf):
+    return {"a": tf.io.FixedLenFeature([2], tf.float32)}
+
+
+def _seq2(tf):
+    return {"a": tf.io.FixedLenSequenceFeature([2], tf.int64, allow_missing=True)}
+
+
+def _vl(tf):
+    return {"a": tf.io.VarLenFeature(tf.int64)}
+
+
+RUN_CASES = [
+    ("fixed_batch", lambda tf: _parse(tf, _two_records(tf), _fixed(tf))),
+    ("fixed_single", lambda tf: _parse(tf, _two_records(tf)[1:], _fixed(tf), single=True)),
+    ("defaults_batch", lambda tf: _parse(tf, [ser(tf, a=("i", [3])), ser(tf, b=("f", [1.0, 2.0]))], _defaults(tf))),
+    ("defaults_empty_list", lambda tf: _parse(tf, [ser(tf, a=("i", []))], _defaults(tf))),
+    ("defaults_single", lambda tf: _parse(tf, [ser(tf, c=("b", [b"set"]))], _defaults(tf), single=True)),
+    ("fixed_2d", lambda tf: _parse(tf, [ser(tf, m=("f", list(range(6))))],
+                                   {"m": tf.io.FixedLenFeature([2, 3], tf.float32)})),
+    ("seq_batch", lambda tf: _parse(tf, _seq_records(tf), _seq_feats(tf))),
+    ("seq_batch_default", lambda tf: _parse(tf, _seq_records(tf), _seq_feats(tf, default=-1.0))),
+    ("seq_single", lambda tf: _parse(tf, _seq_records(tf)[:1], _seq_feats(tf), single=True)),
+    ("seq_single_missing", lambda tf: _parse(tf, _seq_records(tf)[2:], _seq_feats(tf), single=True)),
+    ("varlen_batch", lambda tf: _parse(tf, _varlen_records(tf), _varlen(tf))),
+    ("varlen_single", lambda tf: _parse(tf, _varlen_records(tf)[:1], _varlen(tf), single=True)),
+    ("varlen_empty_batch", lambda tf: _parse(tf, [ser(tf, x=("i", [1]))], _varlen(tf))),
+    ("sparse_feature", lambda tf: _parse(tf, _sparse_records(tf), _sparse_feature(tf))),
+    ("sparse_feature_2d", lambda tf: _parse(tf, [ser(tf, r=("i", [0, 2]), c=("i", [3, 1]), val=("i", [7, 8]))],
+                                            _sparse_feature_2d(tf))),
+    ("mixed_names", lambda tf: _parse(tf, _two_records(tf), dict(_fixed(tf), **_vl(tf)), names=["r0", "r1"])),
+    ("seq_example_single", _single_seq),
+    ("seq_example_batch", _batch_seq),
+    ("err_missing_batch", _bad(tf=None, feats_fn=_i64, single=False, b=("i", [1]))),
+    ("err_missing_single", _bad(tf=None, feats_fn=_i64, single=True, b=("i", [1]))),
+    ("err_type_batch", _bad(tf=None, feats_fn=_i64, single=False, a=("f", [1.0]))),
+    ("err_type_single", _bad(tf=None, feats_fn=_i64, single=True, a=("f", [1.0]))),
+    ("err_bytes_for_float", _bad(tf=None, feats_fn=_f32x2, single=False, a=("b", [b"1", b"2"]))),
+    ("err_count_batch", _bad(tf=None, feats_fn=_i64x2, single=False, a=("i", [1, 2, 3]))),
+    ("err_count_short_batch", _bad(tf=None, feats_fn=_i64x2, single=False, a=("i", [1]))),
+    ("err_count_float_batch", _bad(tf=None, feats_fn=_f32x2, single=False, a=("f", [1.0, 2.0, 3.0]))),
+    ("err_seq_stride_batch", _bad(tf=None, feats_fn=_seq2, single=False, a=("i", [1, 2, 3]))),
+    ("err_varlen_type_batch", _bad(tf=None, feats_fn=_vl, single=False, a=("b", [b"x"]))),
+    ("err_varlen_type_single", _bad(tf=None, feats_fn=_vl, single=True, a=("b", [b"x"]))),
+    ("err_corrupt_batch", lambda tf: _parse(tf, [b"\x0a\x05abc"], _i64(tf))),
+    ("err_corrupt_single", lambda tf: _parse(tf, [b"\x0a\x05abc"], _i64(tf), single=True)),
+    ("err_names_batch", lambda tf: _parse(tf, [ser(tf, a=("i", [1])), ser(tf, b=("i", [1]))], _i64(tf),
+                                          names=["first", "second"])),
+]
