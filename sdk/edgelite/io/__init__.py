@@ -1,6 +1,10 @@
 """tf.io / tf.compat.v1.python_io: TFRecord files (plain, GZIP, ZLIB), the gfile file-system helpers, write_graph."""
 from . import gfile  # noqa: F401
 from .graph_io import write_graph  # noqa: F401
+from .parsing_config import FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature  # noqa: F401
+from .parsing_ops import (  # noqa: F401
+    parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example,
+)
 from .tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator,
 )
