@@ -205,3 +205,50 @@ RUN_CASES = [
     ("err_names_batch", lambda tf: _parse(tf, [ser(tf, a=("i", [1])), ser(tf, b=("i", [1]))], _i64(tf),
                                           names=["first", "second"])),
 ]
+
+
+def _csv(tf, records, defaults, **kw):
+    return tf.io.decode_csv(records, defaults, **kw)
+
+
+DECODE_CASES = [
+    ("raw_int16", lambda tf: tf.io.decode_raw([b"abcd", b"\x01\x80\xff\x7f"], tf.int16)),
+    ("raw_int16_big", lambda tf: tf.io.decode_raw([b"abcd", b"\x01\x80\xff\x7f"], tf.int16, little_endian=False)),
+    ("raw_float32", lambda tf: tf.io.decode_raw(b"\x00\x00\x80?\x00\x00\x00\xc0", tf.float32)),
+    ("raw_uint8_2d", lambda tf: tf.io.decode_raw([[b"ab"], [b"cd"]], tf.uint8)),
+    ("raw_float64_big", lambda tf: tf.io.decode_raw([b"?\xf0\x00\x00\x00\x00\x00\x00"], tf.float64,
+                                                    little_endian=False)),
+    ("err_raw_sizes", lambda tf: tf.io.decode_raw([b"abcd", b"ef"], tf.int16)),
+    ("err_raw_multiple", lambda tf: tf.io.decode_raw([b"abc"], tf.int16)),
+    ("csv_basic", lambda tf: _csv(tf, ["1,2.5,x", '3,,"y,z"', '-4,1e3,"q""r"'], [[0], [1.0], ["d"]])),
+    ("csv_types", lambda tf: _csv(tf, ["7,8.5,9"], [tf.constant([0], tf.int64), tf.constant([0.0], tf.float64),
+                                                      [0]])),
+    ("csv_delim_noquote", lambda tf: _csv(tf, ['a|"b'], [[""], [""]], field_delim="|", use_quote_delim=False)),
+    ("csv_na", lambda tf: _csv(tf, ["NA,2", "1,NA"], [[-1], [-2]], na_value="NA")),
+    ("csv_select", lambda tf: _csv(tf, ["1,2,3,4", "5,6,7,8"], [[0], [0.0]], select_cols=[1, 3])),
+    ("csv_scalar", lambda tf: _csv(tf, "1,x", [[0], ["s"]])),
+    ("csv_empty_string_default", lambda tf: _csv(tf, [","], [[""], [""]])),
+    ("err_csv_count", lambda tf: _csv(tf, ["1,2"], [[0], [0], [0]])),
+    ("err_csv_int", lambda tf: _csv(tf, ["a,2"], [[0], [0]])),
+    ("err_csv_float", lambda tf: _csv(tf, ["1,b"], [[0], [0.0]])),
+    ("err_csv_required", lambda tf: _csv(tf, ["1,"], [[0], tf.constant([], tf.int32)])),
+    ("err_csv_quote", lambda tf: _csv(tf, ['"ab"c,1'], [[""], [0]])),
+    ("err_csv_int_range", lambda tf: _csv(tf, ["99999999999"], [[0]])),
+    ("base64", lambda tf: tf.io.decode_base64(["aGVsbG8", "", "_-8"])),
+    ("base64_padded", lambda tf: tf.io.decode_base64(["aGVsbG8="])),
+    ("encode_base64", lambda tf: tf.io.encode_base64([b"hello", b"\xfb\xff", b""])),
+    ("encode_base64_pad", lambda tf: tf.io.encode_base64([b"hello", b"\xfb\xff"], pad=True)),
+    ("err_base64", lambda tf: tf.io.decode_base64(["!!"])),
+    ("compressed_zlib_roundtrip", lambda tf: tf.io.decode_compressed(
+        [b"x\x9c\xcbH\xcd\xc9\xc9\x07\x00\x06,\x02\x15"], "ZLIB")),
+    ("compressed_none", lambda tf: tf.io.decode_compressed([b"plain"], "")),
+    ("err_compressed", lambda tf: tf.io.decode_compressed([b"xx"], "ZLIB")),
+    ("serialize_tensor", lambda tf: tf.io.serialize_tensor(tf.constant([[1.5, -2.0]], tf.float32))),
+    ("parse_tensor", lambda tf: tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([3, 4], tf.int64)),
+                                                   tf.int64)),
+    ("parse_tensor_string", lambda tf: tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([b"a", b"bc"])),
+                                                          tf.string)),
+    ("err_parse_tensor_type", lambda tf: tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant([3])), tf.float32)),
+    ("json_example", lambda tf: tf.io.decode_json_example(
+        ['{"features": {"feature": {"a": {"int64List": {"value": ["1", 2]}}}}}'])),
+]

@@ -28,6 +28,9 @@ def run_case(fn) -> dict:
                 return {"error": type(e).__name__, "message": e.message}
 
 
-@pytest.mark.parametrize("name,fn", data_cases.RUN_CASES, ids=[c[0] for c in data_cases.RUN_CASES])
+CASES = data_cases.RUN_CASES + data_cases.DECODE_CASES
+
+
+@pytest.mark.parametrize("name,fn", CASES, ids=[c[0] for c in CASES])
 def test_matches_tensorflow(name, fn):
     assert run_case(fn) == RUNS[name]
