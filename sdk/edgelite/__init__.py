@@ -117,6 +117,19 @@ from edgelite.ops.init_ops import (  # noqa: F401
     uniform_unit_scaling_initializer, variance_scaling_initializer, zeros_initializer,
 )
 
+# ---- data: Example parsing, decoders and files (TF1 top-level aliases of tf.io) ---------------------
+from edgelite.io.parsing_config import (  # noqa: F401,E402
+    FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature,
+)
+from edgelite.io.parsing_ops import (  # noqa: F401,E402
+    parse_example, parse_single_example, parse_single_sequence_example,
+)
+from edgelite.io.decode_ops import (  # noqa: F401,E402
+    decode_base64, decode_compressed, decode_json_example, decode_raw, encode_base64, parse_tensor, serialize_tensor,
+)
+from edgelite.io.csv_ops import decode_csv  # noqa: F401,E402
+from edgelite.io.file_ops import matching_files, read_file, write_file  # noqa: F401,E402
+
 # ---- namespaces and compatibility switches -------------------------------------------------------
 from edgelite import initializers, linalg, math, random  # noqa: F401,E402
 from edgelite import nest  # noqa: F401,E402
