@@ -5,6 +5,10 @@ from .bounding_box_ops import (  # noqa: F401
 from .color_ops import (  # noqa: F401
     adjust_brightness, adjust_contrast, convert_image_dtype, per_image_standardization,
 )
+from .color_space_ops import (  # noqa: F401
+    adjust_gamma, adjust_hue, adjust_saturation, grayscale_to_rgb, hsv_to_rgb, random_brightness, random_contrast,
+    random_hue, random_saturation, rgb_to_grayscale, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv, yiq_to_rgb, yuv_to_rgb,
+)
 from .geometry_ops import (  # noqa: F401
     central_crop, flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90, transpose,
 )
@@ -12,6 +16,7 @@ from .nms_ops import (  # noqa: F401
     combined_non_max_suppression, non_max_suppression, non_max_suppression_padded, non_max_suppression_with_overlaps,
     non_max_suppression_with_scores,
 )
+from .quality_ops import image_gradients, psnr, sobel_edges, ssim, ssim_multiscale, total_variation  # noqa: F401
 from .resize_ops import (  # noqa: F401
     ResizeMethod, resize, resize_area, resize_bicubic, resize_bilinear, resize_images, resize_nearest_neighbor,
 )
