@@ -2,6 +2,10 @@
 from edgelite.ops.math_ops import sigmoid, tanh  # noqa: F401
 
 from .activation_ops import elu, leaky_relu, log_softmax, relu, relu6, selu, softmax, softplus  # noqa: F401
+from .candidate_sampling_ops import (  # noqa: F401
+    all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
+    learned_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
+)
 from .composite_ops import atrous_conv2d, conv1d, crelu, relu_layer, swish  # noqa: F401
 from .conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_filter, conv2d_backprop_input, conv2d_transpose, depthwise_conv2d,
@@ -14,6 +18,7 @@ from .dropout import dropout  # noqa: F401
 from .embedding_ops import embedding_lookup  # noqa: F401
 from .pooling_ops import avg_pool, max_pool  # noqa: F401
 from .pooling_ops import avg_pool as avg_pool2d, max_pool as max_pool2d  # noqa: F401
+from .sampled_loss_ops import nce_loss, sampled_softmax_loss  # noqa: F401
 from .summary_ops import zero_fraction  # noqa: F401
 from .topk_ops import in_top_k, top_k  # noqa: F401
 from .xent_ops import (  # noqa: F401
