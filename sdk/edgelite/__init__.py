@@ -57,6 +57,10 @@ from edgelite.framework.sparse_tensor import (  # noqa: F401
 )
 from edgelite.ops.sparse_placeholder import sparse_placeholder  # noqa: F401
 from edgelite.ops.sparse_to_dense import sparse_tensor_to_dense, sparse_to_dense  # noqa: F401
+from edgelite.ops.sparse_structure_ops import (  # noqa: F401
+    sparse_concat, sparse_fill_empty_rows, sparse_reorder, sparse_reset_shape, sparse_reshape, sparse_retain,
+    sparse_slice, sparse_split, sparse_transpose,
+)
 from edgelite import sparse  # noqa: F401,E402
 
 # ---- control flow ------------------------------------------------------------------------------

@@ -2,3 +2,9 @@
 from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue  # noqa: F401
 from edgelite.ops.sparse_placeholder import sparse_placeholder as placeholder  # noqa: F401
 from edgelite.ops.sparse_to_dense import sparse_tensor_to_dense as to_dense  # noqa: F401
+from edgelite.ops.sparse_structure_ops import (  # noqa: F401
+    from_dense, sparse_concat as concat, sparse_expand_dims as expand_dims, sparse_eye as eye,
+    sparse_fill_empty_rows as fill_empty_rows, sparse_reorder as reorder, sparse_reset_shape as reset_shape,
+    sparse_reshape as reshape, sparse_retain as retain, sparse_slice as slice, sparse_split as split,
+    sparse_transpose as transpose,
+)
