@@ -158,6 +158,30 @@ from edgelite import lite  # noqa: F401,E402
 from edgelite import graph_util  # noqa: F401,E402
 from edgelite.ops.numerics import check_numerics  # noqa: F401,E402
 
+# ---- TF1 run-time furniture: protos, config, logging, app/flags, test, version, aliases -----------------
+from edgelite import app, flags, test, version  # noqa: F401,E402
+from edgelite import tf_logging as logging  # noqa: F401,E402
+from edgelite.tf_logging import get_logger  # noqa: F401,E402
+from edgelite.version import (  # noqa: F401,E402
+    COMPILER_VERSION, CXX11_ABI_FLAG, CXX_VERSION, GIT_VERSION, GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER,
+    GRAPH_DEF_VERSION_MIN_PRODUCER, MONOLITHIC_BUILD, VERSION,
+)
+from edgelite.client.config_protos import ConfigProto, GPUOptions, GraphOptions, OptimizerOptions  # noqa: F401,E402
+from edgelite.summary.protos import (  # noqa: F401,E402
+    Event, HistogramProto, LogMessage, SessionLog, Summary, SummaryMetadata,
+)
+from edgelite.framework.graph_def import AttrValue, GraphDef, NameAttrList, NodeDef  # noqa: F401,E402
+from edgelite.framework.meta_graph_protos import MetaGraphDef  # noqa: F401,E402
+from edgelite.framework.dtypes import QUANTIZED_DTYPES  # noqa: F401,E402
+from edgelite.framework.errors import OpError  # noqa: F401,E402
+from edgelite.framework.tensor_shape import dimension_at_index  # noqa: F401,E402
+from edgelite.framework.tensor_util import is_tensor  # noqa: F401,E402
+from edgelite.ops.legacy_ops import arg_max, arg_min, executing_eagerly_outside_functions  # noqa: F401,E402
+from edgelite.train.clip_ops import (  # noqa: F401,E402
+    clip_by_average_norm, clip_by_global_norm, clip_by_norm, global_norm,
+)
+from edgelite.train._scopes import init_scope  # noqa: F401,E402
+
 # ---- training and summaries (packages of their own) -----------------------------------------------
 from edgelite import summary, train  # noqa: F401,E402
 from edgelite.summary.run_metadata import RunMetadata, RunOptions  # noqa: F401,E402

@@ -8,6 +8,9 @@ from edgelite.ops.math_ops import (  # noqa: F401
     reduce_sum, reduce_variance, rint, round, rsqrt, scalar_mul, segment_sum, sigmoid, sign, sin, sinh, sqrt, square,
     squared_difference, subtract, tan, tanh, truediv, truncatediv, unsorted_segment_sum,
 )
+from edgelite.nn.activation_ops import softmax, softplus  # noqa: F401,E402
+from edgelite.nn import in_top_k, l2_normalize, log_softmax, top_k, zero_fraction  # noqa: F401,E402
+from edgelite.ops.array_ops import invert_permutation  # noqa: F401,E402
 
 # ---- core ops (tf1ops) ----
 from edgelite.nn.topk_ops import in_top_k, top_k  # noqa: F401,E402

@@ -115,7 +115,9 @@ class Plan:
     stored in a template that every run starts from, so their ops never run.
     """
 
-    def __init__(self, steps: list, template: list, feed_slots: list, fetch_slots: list, state: SessionState) -> None:
+    def __init__(self, steps: list, template: list, feed_slots: list, fetch_slots: list, state: SessionState,
+                 ops: tuple = ()) -> None:
+        self.ops = ops  # every op the fetches need, in run order (for placement checks and logging)
         self.steps = steps
         self.template = template
         self.feed_slots = feed_slots
@@ -257,7 +259,7 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
     for slot, value in folded.items():
         template[slot] = value
     fetch_slots = [None if t is None else slots[t] for t in fetch_tensors]
-    return Plan(steps, template, [slots[t] for t in feed_tensors], fetch_slots, state)
+    return Plan(steps, template, [slots[t] for t in feed_tensors], fetch_slots, state, tuple(order))
 
 
 def _input_groups(op: Operation) -> list:

@@ -14,6 +14,7 @@ from edgelite.framework import errors
 from edgelite.framework import ops
 from edgelite.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue
+from edgelite.client import placement
 from edgelite.summary.run_metadata import record_step_stats, wants_trace
 
 _live_sessions: "weakref.WeakSet" = weakref.WeakSet()
@@ -214,9 +215,12 @@ class BaseSession:
             # TF hands a fed tensor's feed back as given, so only computed string fetches are converted.
             strings = [i for i, t in enumerate(fetch_tensors)
                        if t is not None and t not in fed and t.dtype.base_dtype == dtypes.string]
-            plan = (build_plan(self._graph, fetch_tensors, targets, list(feed_tensors), self._state), strings)
+            built = build_plan(self._graph, fetch_tensors, targets, list(feed_tensors), self._state)
+            placement.check_placement(built.ops, self._config)
+            placement.log_placement(built.ops, self._config)
+            plan = (built, strings)
             self._plans[key] = plan
-        with self._lock:
+        with self._lock, placement.intra_op_threads(self._config):
             self._state.new_run()
             values = plan[0].run(feed_values, trace)
         for i in plan[1]:

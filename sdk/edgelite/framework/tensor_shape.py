@@ -136,6 +136,13 @@ def dimension_value(dimension: Any) -> Optional[int]:
     return dimension.value if isinstance(dimension, Dimension) else dimension
 
 
+def dimension_at_index(shape: "TensorShape", index: int) -> Dimension:
+    """The Dimension of shape at index (an unknown Dimension when the rank is unknown)."""
+    if shape.rank is None:
+        return Dimension(None)
+    return shape.dims[index]
+
+
 class TensorShape:
     """The static (possibly partial) shape of a Tensor; dims None means unknown rank."""
 

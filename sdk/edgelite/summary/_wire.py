@@ -67,12 +67,14 @@ def _decode_scalar(kind: str, wire: int, data: bytes, pos: int) -> Tuple[Any, in
 class Field:
     """One declared field: number, kind (scalar name or a Message class), repeated, oneof group."""
 
-    __slots__ = ("name", "number", "kind", "repeated", "oneof", "packed")
+    __slots__ = ("name", "number", "kind", "repeated", "oneof", "packed", "is_map")
 
     def __init__(self, name: str, number: int, kind: Any, repeated: bool = False,
-                 oneof: Optional[str] = None, packed: bool = False) -> None:
+                 oneof: Optional[str] = None, packed: bool = False, is_map: bool = False) -> None:
         self.name, self.number, self.kind = name, number, kind
         self.repeated, self.oneof, self.packed = repeated, oneof, packed
+        # A map<K, V> field: `kind` is its (key = 1, value = 2) entry message; held as a dict.
+        self.is_map = is_map
 
     @property
     def is_message(self) -> bool:
@@ -93,6 +95,22 @@ class Repeated(list):
         item = self._kind(**kwargs)
         self.append(item)
         return item
+
+
+def _encode_map(field: Field, entries: Dict[Any, Any]) -> bytes:
+    """A map field as protobuf writes it: entries sorted by key, key and value always present."""
+    key_field, value_field = field.kind.FIELDS
+    out = bytearray()
+    for key in sorted(entries):
+        value = entries[key]
+        if value_field.is_message:
+            sub = value.SerializeToString()
+            value_bytes = _key(2, LENGTH) + encode_varint(len(sub)) + sub
+        else:
+            value_bytes = _key(2, _SCALAR_WIRE[value_field.kind]) + _encode_scalar(value_field.kind, value)
+        body = _key(1, _SCALAR_WIRE[key_field.kind]) + _encode_scalar(key_field.kind, key) + value_bytes
+        out += _key(field.number, LENGTH) + encode_varint(len(body)) + body
+    return bytes(out)
 
 
 class Message:
@@ -127,7 +145,8 @@ class Message:
 
     def _clear(self) -> None:
         for field in self.FIELDS:
-            object.__setattr__(self, field.name, Repeated(field.kind) if field.repeated else None)
+            empty = {} if field.is_map else (Repeated(field.kind) if field.repeated else None)
+            object.__setattr__(self, field.name, empty)
         object.__getattribute__(self, "_lazy").clear()
 
     def _is_set(self, field: Field) -> bool:
@@ -143,7 +162,9 @@ class Message:
         if field is None:
             raise AttributeError(f'{type(self).__name__} has no field "{name}"')
         object.__getattribute__(self, "_lazy").discard(name)
-        if field.repeated:
+        if field.is_map:
+            value = dict(value or {})
+        elif field.repeated:
             value = Repeated(field.kind, value if value is not None else ())
         elif value is not None and field.oneof:
             for other in self.FIELDS:
@@ -201,7 +222,9 @@ class Message:
             raw = object.__getattribute__(self, field.name)
             if raw is None or (not field.repeated and not self._is_set(field)):
                 continue
-            if field.repeated:
+            if field.is_map:
+                out += _encode_map(field, raw)
+            elif field.repeated:
                 if not raw:
                     continue
                 if field.is_message:
@@ -252,7 +275,9 @@ class Message:
                 if wire != LENGTH:
                     raise DecodeError(f"field {field.name} expects a length-delimited message")
                 sub = field.kind.FromString(value)
-                if field.repeated:
+                if field.is_map:
+                    object.__getattribute__(self, field.name)[sub.key] = sub.value
+                elif field.repeated:
                     object.__getattribute__(self, field.name).append(sub)
                 else:
                     setattr(self, field.name, sub)

@@ -1,0 +1,45 @@
+"""Record TensorFlow 2.21's answers for the tf1core tests into tf_fixtures.json.
+
+Run by hand with the TensorFlow interpreter, from the repository root:
+    /work/tfvenv/bin/python tests/tf1core/generate_tf_fixtures.py
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+from tf1core_cases import PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS  # noqa: E402
+
+
+def protos(tf) -> dict:
+    """Wire bytes (hex) of each message the case list builds."""
+    return {name: build(tf).SerializeToString().hex() for name, build in PROTO_CASES.items()}
+
+
+def schedules(tf) -> dict:
+    """Each learning-rate schedule's float32 value at every step of SCHEDULE_STEPS."""
+    out = {}
+    for name, build in SCHEDULE_CASES.items():
+        graph = tf.Graph()
+        with graph.as_default():
+            step = tf.placeholder(tf.int64, [])
+            rate = build(tf, step)
+            with tf.Session() as sess:
+                out[name] = [float(sess.run(rate, {step: s})) for s in SCHEDULE_STEPS]
+    return out
+
+
+def main() -> None:
+    import tensorflow.compat.v1 as tf
+
+    tf.disable_v2_behavior()
+    record = {"tensorflow": tf.VERSION, "protos": protos(tf), "schedules": schedules(tf)}
+    out = Path(__file__).resolve().parent / "tf_fixtures.json"
+    out.write_text(json.dumps(record, indent=0, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Cases shared by generate_tf_fixtures.py (under TensorFlow, by hand) and the edgelite tests: each builder
+takes the `tf` module so the same code builds the value in both frameworks."""
+from __future__ import annotations
+
+# Protos scripts build by hand; their wire bytes must equal TensorFlow's.
+# (One device_count entry only: TensorFlow writes map entries in hash order, which varies between runs.)
+PROTO_CASES = {
+    "config": lambda tf: tf.ConfigProto(
+        device_count={"GPU": 0}, intra_op_parallelism_threads=2, inter_op_parallelism_threads=3,
+        allow_soft_placement=True, log_device_placement=True,
+        gpu_options=tf.GPUOptions(allow_growth=True, per_process_gpu_memory_fraction=0.5),
+        graph_options=tf.GraphOptions(optimizer_options=tf.OptimizerOptions(opt_level=tf.OptimizerOptions.L0))),
+    "run_options": lambda tf: tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE, timeout_in_ms=1000),
+    "summary_scalar": lambda tf: tf.Summary(value=[tf.Summary.Value(tag="acc", simple_value=0.75)]),
+    "summary_histo": lambda tf: tf.Summary(value=[tf.Summary.Value(tag="w", histo=tf.HistogramProto(
+        min=-1.0, max=2.0, num=3, sum=1.5, sum_squares=5.25, bucket_limit=[0.0, 2.0], bucket=[1, 2]))]),
+    "summary_image": lambda tf: tf.Summary(value=[tf.Summary.Value(tag="img", image=tf.Summary.Image(
+        height=2, width=3, colorspace=1, encoded_image_string=b"\x89PNG"))]),
+    "summary_audio": lambda tf: tf.Summary(value=[tf.Summary.Value(tag="snd", audio=tf.Summary.Audio(
+        sample_rate=8000.0, num_channels=1, length_frames=4, encoded_audio_string=b"RIFF",
+        content_type="audio/wav"))]),
+    "event": lambda tf: tf.Event(wall_time=1.5, step=7, summary=tf.Summary(
+        value=[tf.Summary.Value(tag="loss", simple_value=0.25)])),
+    "session_log": lambda tf: tf.Event(step=3, session_log=tf.SessionLog(
+        status=tf.SessionLog.CHECKPOINT, checkpoint_path="ckpt", msg="saved")),
+    "log_message": lambda tf: tf.Event(log_message=tf.LogMessage(level=tf.LogMessage.WARN, message="careful")),
+    "node_def": lambda tf: tf.NodeDef(name="a", op="Const", input=["x", "^y"], device="/device:CPU:0"),
+    "attr_value": lambda tf: tf.AttrValue(i=5),
+    "graph_def": lambda tf: tf.GraphDef(node=[tf.NodeDef(name="a", op="NoOp")]),
+}
+
+SCHEDULE_STEPS = list(range(0, 201))
+
+SCHEDULE_CASES = {
+    "exponential": lambda tf, s: tf.train.exponential_decay(0.1, s, 30, 0.96),
+    "exponential_staircase": lambda tf, s: tf.train.exponential_decay(0.1, s, 30, 0.5, staircase=True),
+    "inverse_time": lambda tf, s: tf.train.inverse_time_decay(0.1, s, 10, 0.5),
+    "inverse_time_staircase": lambda tf, s: tf.train.inverse_time_decay(0.1, s, 10, 0.5, staircase=True),
+    "natural_exp": lambda tf, s: tf.train.natural_exp_decay(0.1, s, 10, 0.3),
+    "natural_exp_staircase": lambda tf, s: tf.train.natural_exp_decay(0.1, s, 10, 0.3, staircase=True),
+    "piecewise_constant": lambda tf, s: tf.train.piecewise_constant(s, [50, 120], [0.1, 0.01, 0.001]),
+    "polynomial_linear": lambda tf, s: tf.train.polynomial_decay(0.1, s, 150, 0.001),
+    "polynomial_power2": lambda tf, s: tf.train.polynomial_decay(0.1, s, 150, 0.001, power=2.0),
+    "polynomial_sqrt": lambda tf, s: tf.train.polynomial_decay(0.1, s, 150, 0.0, power=0.5),
+    "polynomial_cycle": lambda tf, s: tf.train.polynomial_decay(0.1, s, 60, 0.0, power=0.5, cycle=True),
+    "polynomial_cycle_linear": lambda tf, s: tf.train.polynomial_decay(0.05, s, 70, 0.005, cycle=True),
+    "cosine": lambda tf, s: tf.train.cosine_decay(0.1, s, 150),
+    "cosine_alpha": lambda tf, s: tf.train.cosine_decay(0.1, s, 150, alpha=0.1),
+    "cosine_restarts": lambda tf, s: tf.train.cosine_decay_restarts(0.1, s, 40),
+    "cosine_restarts_mul": lambda tf, s: tf.train.cosine_decay_restarts(0.1, s, 30, t_mul=1.5, m_mul=0.8,
+                                                                        alpha=0.01),
+    "linear_cosine": lambda tf, s: tf.train.linear_cosine_decay(0.1, s, 150),
+    "linear_cosine_beta": lambda tf, s: tf.train.linear_cosine_decay(0.1, s, 150, num_periods=2.0, alpha=0.1,
+                                                                     beta=0.01),
+    "exponential_f64_rate": lambda tf, s: tf.train.exponential_decay(
+        tf.constant(0.1, tf.float64), s, 30, 0.96),
+    "polynomial_long": lambda tf, s: tf.train.polynomial_decay(1.0, s, 200, 1e-4, power=1.0),
+}
