@@ -154,8 +154,9 @@ from edgelite.quantization import (  # noqa: F401,E402
 )
 from edgelite import lite  # noqa: F401,E402
 
-# ---- model files: graph_util (freezing, pruning), check_numerics ----------------------------------
+# ---- model files: graph_util (freezing, pruning), saved_model, check_numerics ----------------------
 from edgelite import graph_util  # noqa: F401,E402
+from edgelite import saved_model  # noqa: F401,E402
 from edgelite.ops.numerics import check_numerics  # noqa: F401,E402
 
 # ---- TF1 run-time furniture: protos, config, logging, app/flags, test, version, aliases -----------------

@@ -13,8 +13,8 @@ from typing import Any, Callable, Dict, List, Optional
 
 from edgelite.framework import ops
 from edgelite.framework.graph_def import GraphDef, graph_to_graph_def, _attr_value
-from edgelite.framework.meta_graph_protos import (CollectionDef, MetaGraphDef, SaverDef, SaveSliceInfoDef,
-                                                  VariableDef)
+from edgelite.framework.meta_graph_protos import (AnyProto, CollectionDef, MetaGraphDef, SaverDef,
+                                                  SaveSliceInfoDef, VariableDef)
 
 _log = logging.getLogger("edgelite")
 
@@ -146,6 +146,8 @@ def _include(item: Any, export_scope: Optional[str], exclude: Optional[set]) -> 
 
 
 def _kind_of(item: Any) -> str:
+    if isinstance(item, AnyProto):
+        return "any_list"
     if isinstance(item, (str, bytes)):
         return "bytes_list"
     if isinstance(item, int):
@@ -174,7 +176,11 @@ def _collection_def(graph: Any, key: str, export_scope: Optional[str], exclude: 
             col.bytes_list = CollectionDef.BytesList(value=values)
             return col
         kind = _kind_of(items[0])
-        if kind == "node_list":
+        if kind == "any_list":
+            if not all(isinstance(x, AnyProto) for x in items):
+                raise TypeError("items are not all Any protos")
+            col.any_list = CollectionDef.AnyList(value=list(items))
+        elif kind == "node_list":
             names = []
             for x in items:
                 name = x.name
@@ -443,6 +449,9 @@ def import_scoped_meta_graph_with_return_elements(
             elif kind == "float_list":
                 for value in values:
                     graph.add_to_collection(key, float(value))
+            elif kind == "any_list":
+                for value in values:
+                    graph.add_to_collection(key, value)
             else:
                 for value in values:
                     graph.add_to_collection(key, prepend_name_scope(value, scope))

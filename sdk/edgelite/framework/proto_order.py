@@ -1,8 +1,8 @@
 """Deterministic serialization: map fields written in key order, as protobuf's deterministic mode does.
 
 TensorFlow writes GraphDefs and SavedModels with `SerializeToString(deterministic=True)` and prints text
-format with map keys sorted; edgelite keeps maps as repeated `*Entry` messages, so sorting those entries
-gives the same bytes.
+format with map keys sorted; edgelite keeps some maps (NodeDef.attr, collection_def) as repeated `*Entry`
+messages, so sorting those entries gives the same bytes.
 """
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ def sort_maps(msg: Message) -> Message:
             continue
         raw = object.__getattribute__(msg, field.name)
         if raw is None:
+            continue
+        if field.is_map:
+            # Declared map fields are dicts, which the codec already writes in key order.
+            for value in raw.values():
+                if isinstance(value, Message):
+                    sort_maps(value)
             continue
         items = raw if field.repeated else [raw]
         for item in items:

@@ -30,7 +30,7 @@ _VERSIONS = {0: "LEGACY", 1: "V1", 2: "V2"}
 # (message class name, field name) -> enum value names; enums not listed print and parse as numbers.
 _ENUMS: Dict[Tuple[str, str], Dict[int, str]] = {
     ("AttrValue", "type"): _DATA_TYPE_NAMES, ("ListValue", "type"): _DATA_TYPE_NAMES,
-    ("TensorProto", "dtype"): _DATA_TYPE_NAMES, ("SaverDef", "version"): _VERSIONS,
+    ("TensorProto", "dtype"): _DATA_TYPE_NAMES, ("TensorInfo", "dtype"): _DATA_TYPE_NAMES, ("SaverDef", "version"): _VERSIONS,
     ("VariableDef", "synchronization"): _SYNC, ("VariableDef", "aggregation"): _AGG,
 }
 
@@ -99,7 +99,10 @@ def _print(msg: Message, indent: int, lines: List[str]) -> None:
     pad = "  " * indent
     for field in sorted(type(msg).FIELDS, key=lambda f: f.number):
         raw = object.__getattribute__(msg, field.name)
-        if field.repeated:
+        if field.is_map:
+            # A map prints as one entry message per key, keys sorted (as protobuf's text format does).
+            items = [field.kind(key=key, value=raw[key]) for key in sorted(raw)]
+        elif field.repeated:
             items = list(raw)
         elif raw is None or not msg._is_set(field):
             continue
@@ -256,7 +259,9 @@ class _Parser:
 
     @staticmethod
     def store(msg: Message, field: Field, value: Any) -> None:
-        if field.repeated:
+        if field.is_map:
+            getattr(msg, field.name)[value.key] = value.value
+        elif field.repeated:
             getattr(msg, field.name).append(value)
         else:
             setattr(msg, field.name, value)

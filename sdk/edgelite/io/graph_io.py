@@ -9,13 +9,14 @@ from ..checkpoint.fileio import atomic_write_bytes
 
 
 def _as_wire_message(proto: Any) -> Any:
-    """An edgelite wire-codec message for proto (edgelite's own, or a protobuf GraphDef/MetaGraphDef)."""
+    """An edgelite wire-codec message for proto (edgelite's own, or a protobuf GraphDef/MetaGraphDef/SavedModel)."""
     from ..summary._wire import Message
     if isinstance(proto, Message):
         return proto
     from ..framework.graph_def import GraphDef
     from ..framework.meta_graph_protos import MetaGraphDef
-    by_name = {"GraphDef": GraphDef, "MetaGraphDef": MetaGraphDef}
+    from ..saved_model.protos import SavedModel
+    by_name = {"GraphDef": GraphDef, "MetaGraphDef": MetaGraphDef, "SavedModel": SavedModel}
     kind = by_name.get(type(proto).__name__)
     return kind.FromString(proto.SerializeToString()) if kind is not None else None
 
