@@ -132,3 +132,18 @@ def test_losses_with_default_sampler_train_down(loss):
                 sess.run(step)
             after = np.mean([sess.run(cost) for _ in range(20)])
     assert after < 0.5 * before
+
+
+def test_nce_loss_gradient_with_unknown_batch():
+    """The concat of true and sampled logits has an unknown batch dim; its gradient must still split."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4])
+        y = tf.placeholder(tf.int32, [None, 1])
+        w = tf.Variable(np.ones((12, 4), np.float32))
+        b = tf.Variable(np.zeros(12, np.float32))
+        loss = tf.reduce_sum(tf.nn.nce_loss(w, b, y, x, 3, 12))
+        gx = tf.gradients(loss, x)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            g = sess.run(gx, {x: np.ones((5, 4), np.float32), y: np.arange(5).reshape(5, 1)})
+    assert g.shape == (5, 4) and np.isfinite(g).all()

@@ -66,9 +66,9 @@ def _concat_grad(op: Any, grad: Any) -> list:
     values = op.inputs[:-1]
     axis = op.inputs[-1]
     a = tensor_util.constant_value(axis)
+    a = None if a is None else int(a)
     if a is not None and all(v.shape.is_fully_defined() for v in values):
-        n = values[0].shape.ndims
-        a = int(a) % n
+        a = a % values[0].shape.ndims
         sizes = [v.shape.as_list()[a] for v in values]
         return list(array_ops.split(grad, sizes, axis=a)) + [None]
     sizes = array_ops.stack([array_ops.shape(v)[a if a is not None else 0] for v in values]) if a is not None \
