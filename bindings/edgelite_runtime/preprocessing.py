@@ -469,3 +469,148 @@ def combined_non_max_suppression(boxes: np.ndarray, scores: np.ndarray, max_outp
             out_scores[b, k] = sc
             out_classes[b, k] = c
     return out_boxes, out_scores, out_classes, valid
+
+
+# ------------------------------------------------------------------------------------------ crop_and_resize
+
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    """C's roundf for non-negative x, exactly (adding 0.5 in float32 can carry)."""
+    f = np.floor(x)
+    return (f + ((x - f) >= 0.5)).astype(np.int64)
+
+
+def _crop_axis(lo: np.ndarray, hi: np.ndarray, size: int, in_size: int) -> np.ndarray:
+    """[boxes, size] float32 source coordinates of each box's samples along one axis."""
+    lo = lo.astype(_F)[:, None]
+    hi = hi.astype(_F)[:, None]
+    if size > 1:
+        scale = (hi - lo) * _F(in_size - 1) / _F(size - 1)
+        return lo * _F(in_size - 1) + np.arange(size, dtype=_F)[None, :] * scale
+    return np.broadcast_to(_F(0.5) * (lo + hi) * _F(in_size - 1), (lo.shape[0], 1)).astype(_F)
+
+
+def _check_crop(image: np.ndarray, boxes: np.ndarray, box_indices: np.ndarray, crop_size: Sequence[int]) -> tuple:
+    if image.ndim != 4:
+        raise ValueError(f"input image must be 4-D{list(image.shape)}")
+    if image.shape[1] <= 0 or image.shape[2] <= 0:
+        raise ValueError("image dimensions must be positive")
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise ValueError(f"boxes must be 2-D[num_boxes, 4]{list(boxes.shape)}")
+    if box_indices.ndim != 1 or box_indices.shape[0] != boxes.shape[0]:
+        raise ValueError(f"box_index has incompatible shape{list(box_indices.shape)}")
+    size = np.asarray(crop_size)
+    if size.shape != (2,):
+        raise ValueError(f"crop_size must be 1-D with 2 elements{list(size.shape)}")
+    ch, cw = int(size[0]), int(size[1])
+    if ch <= 0 or cw <= 0:
+        raise ValueError("crop dimensions must be positive")
+    if np.any((box_indices < 0) | (box_indices >= image.shape[0])):
+        raise IndexError("box_index has values outside [0, batch_size)")
+    return ch, cw
+
+
+def _crop_grid(image_shape: tuple, boxes: np.ndarray, ch: int, cw: int) -> tuple:
+    ih, iw = image_shape[1:3]
+    ys = _crop_axis(boxes[:, 0], boxes[:, 2], ch, ih)
+    xs = _crop_axis(boxes[:, 1], boxes[:, 3], cw, iw)
+    valid = ((ys >= 0) & (ys <= ih - 1))[:, :, None] & ((xs >= 0) & (xs <= iw - 1))[:, None, :]
+    return ys, xs, valid
+
+
+def crop_and_resize(image: np.ndarray, boxes: np.ndarray, box_indices: np.ndarray, crop_size: Sequence[int],
+                    method: str = "bilinear", extrapolation_value: float = 0.0) -> np.ndarray:
+    """Crops of normalised boxes [y1, x1, y2, x2] from NHWC images, each resized to crop_size (float32).
+
+    Samples falling outside the image take extrapolation_value; box y1 > y2 flips the crop.
+    """
+    image = np.asarray(image)
+    boxes = np.asarray(boxes, _F)
+    box_indices = np.asarray(box_indices)
+    ch, cw = _check_crop(image, boxes, box_indices, crop_size)
+    ih, iw = image.shape[1:3]
+    ys, xs, valid = _crop_grid(image.shape, boxes, ch, cw)
+    src = image[box_indices].astype(_F, copy=False)  # [boxes, H, W, C]
+    n = np.arange(boxes.shape[0])[:, None, None]
+    if method == "nearest":
+        yi = np.clip(_round_half_away(np.maximum(ys, 0)), 0, ih - 1)[:, :, None]
+        xi = np.clip(_round_half_away(np.maximum(xs, 0)), 0, iw - 1)[:, None, :]
+        out = src[n, yi, xi]
+    else:
+        yc = np.clip(ys, 0, ih - 1)
+        xc = np.clip(xs, 0, iw - 1)
+        y0, x0 = np.floor(yc).astype(np.int64), np.floor(xc).astype(np.int64)
+        y1, x1 = np.ceil(yc).astype(np.int64), np.ceil(xc).astype(np.int64)
+        wy = (ys - np.floor(ys)).astype(_F)[:, :, None, None]
+        wx = (xs - np.floor(xs)).astype(_F)[:, None, :, None]
+        top_l, top_r = src[n, y0[:, :, None], x0[:, None, :]], src[n, y0[:, :, None], x1[:, None, :]]
+        bot_l, bot_r = src[n, y1[:, :, None], x0[:, None, :]], src[n, y1[:, :, None], x1[:, None, :]]
+        top = top_l + (top_r - top_l) * wx
+        bottom = bot_l + (bot_r - bot_l) * wx
+        out = top + (bottom - top) * wy
+    return np.where(valid[..., None], out, _F(extrapolation_value)).astype(_F)
+
+
+def crop_and_resize_grad_image(grads: np.ndarray, boxes: np.ndarray, box_indices: np.ndarray,
+                               image_size: Sequence[int], method: str = "bilinear") -> np.ndarray:
+    """The gradient of crop_and_resize with respect to the image (shape image_size = [N, H, W, C])."""
+    grads = np.asarray(grads, _F)
+    boxes = np.asarray(boxes, _F)
+    box_indices = np.asarray(box_indices)
+    b, ih, iw, c = (int(v) for v in image_size)
+    if ih <= 0 or iw <= 0:
+        raise ValueError("image dimensions must be positive")
+    ch, cw = grads.shape[1:3]
+    ys, xs, valid = _crop_grid((b, ih, iw, c), boxes, ch, cw)
+    g = np.where(valid[..., None], grads, _F(0))
+    out = np.zeros((b, ih, iw, c), _F)
+    bi = np.broadcast_to(box_indices[:, None, None], valid.shape)
+    if method == "nearest":
+        yi = np.clip(_round_half_away(np.maximum(ys, 0)), 0, ih - 1)[:, :, None]
+        xi = np.clip(_round_half_away(np.maximum(xs, 0)), 0, iw - 1)[:, None, :]
+        np.add.at(out, (bi, np.broadcast_to(yi, valid.shape), np.broadcast_to(xi, valid.shape)), g)
+        return out
+    yc, xc = np.clip(ys, 0, ih - 1), np.clip(xs, 0, iw - 1)
+    y0, x0 = np.floor(yc).astype(np.int64), np.floor(xc).astype(np.int64)
+    y1, x1 = np.ceil(yc).astype(np.int64), np.ceil(xc).astype(np.int64)
+    wy = (ys - np.floor(ys)).astype(_F)[:, :, None, None]
+    wx = (xs - np.floor(xs)).astype(_F)[:, None, :, None]
+    d_top, d_bottom = (1 - wy) * g, wy * g
+    for rows, d in ((y0, d_top), (y1, d_bottom)):
+        r = np.broadcast_to(rows[:, :, None], valid.shape)
+        np.add.at(out, (bi, r, np.broadcast_to(x0[:, None, :], valid.shape)), (1 - wx) * d)
+        np.add.at(out, (bi, r, np.broadcast_to(x1[:, None, :], valid.shape)), wx * d)
+    return out
+
+
+def crop_and_resize_grad_boxes(grads: np.ndarray, image: np.ndarray, boxes: np.ndarray,
+                               box_indices: np.ndarray) -> np.ndarray:
+    """The gradient of (bilinear) crop_and_resize with respect to the boxes, [num_boxes, 4]."""
+    grads = np.asarray(grads, _F)
+    boxes = np.asarray(boxes, _F)
+    image = np.asarray(image)
+    ih, iw = image.shape[1:3]
+    ch, cw = grads.shape[1:3]
+    ys, xs, valid = _crop_grid(image.shape, boxes, ch, cw)
+    src = image[np.asarray(box_indices)].astype(_F, copy=False)
+    n = np.arange(boxes.shape[0])[:, None, None]
+    yc, xc = np.clip(ys, 0, ih - 1), np.clip(xs, 0, iw - 1)
+    y0, x0 = np.floor(yc).astype(np.int64)[:, :, None], np.floor(xc).astype(np.int64)[:, None, :]
+    y1, x1 = np.ceil(yc).astype(np.int64)[:, :, None], np.ceil(xc).astype(np.int64)[:, None, :]
+    wy = (ys - np.floor(ys)).astype(_F)[:, :, None, None]
+    wx = (xs - np.floor(xs)).astype(_F)[:, None, :, None]
+    tl, tr, bl, br = src[n, y0, x0], src[n, y0, x1], src[n, y1, x0], src[n, y1, x1]
+    g = np.where(valid[..., None], grads, _F(0))
+    dy_img = ((1 - wx) * (bl - tl) + wx * (br - tr)) * g
+    dx_img = ((1 - wy) * (tr - tl) + wy * (br - bl)) * g
+    sy = dy_img.sum(axis=(2, 3), dtype=np.float64)  # [boxes, ch]
+    sx = dx_img.sum(axis=(1, 3), dtype=np.float64)  # [boxes, cw]
+    out = np.zeros((boxes.shape[0], 4), np.float64)
+    for k_lo, k_hi, s, size, in_size in ((0, 2, sy, ch, ih), (1, 3, sx, cw, iw)):
+        if size > 1:
+            ratio = np.float64(in_size - 1) / np.float64(size - 1)
+            pos = np.arange(size) * ratio
+            out[:, k_lo] = (s * (in_size - 1 - pos)).sum(axis=1)
+            out[:, k_hi] = (s * pos).sum(axis=1)
+        else:
+            out[:, k_lo] = out[:, k_hi] = (s * 0.5 * (in_size - 1)).sum(axis=1)
+    return out.astype(_F)

@@ -137,7 +137,45 @@ METRICS = [
     ("sobel_edges", lambda tf, x: tf.image.sobel_edges(x), [f32(2, 5, 6, 3)], True),
 ]
 
-CASES = RESIZE + WINDOWS + NMS + COLOUR + METRICS
+def _car(method="bilinear", extrapolation_value=0.0, size=(5, 4)):
+    """crop_and_resize of random boxes (corners in either order, so some crops are flipped) from images 0 and 1."""
+    return lambda tf, x, b: tf.image.crop_and_resize(x, b, [0, 1, 1, 0, 1][:b.shape.as_list()[0]], list(size),
+                                                     method=method, extrapolation_value=extrapolation_value)
+
+
+def _patches(k, s, r, padding):
+    return lambda tf, x: tf.image.extract_image_patches(x, [1, k[0], k[1], 1], [1, s[0], s[1], 1],
+                                                         [1, r[0], r[1], 1], padding)
+
+
+def _draw(colors=None):
+    return lambda tf, x, b: tf.image.draw_bounding_boxes(x, b, colors=colors)
+
+
+CROPS = [
+    ("crop_and_resize", _car(), [f32(2, 6, 7, 3), f32(5, 4, lo=-0.1, hi=1.1)], True),
+    ("crop_and_resize_nearest", _car("nearest"), [f32(2, 6, 7, 2), f32(4, 4)], True),
+    ("crop_and_resize_extrapolate", _car(extrapolation_value=-1.5), [f32(2, 5, 5, 1), f32(5, 4, lo=-0.5, hi=1.5)],
+     True),
+    ("crop_and_resize_u8", _car(size=(3, 6)), [u8(2, 8, 9, 3), f32(3, 4)], True),
+    ("crop_and_resize_single_pixel", _car(size=(1, 1)), [f32(2, 4, 6, 2), f32(3, 4)], True),
+    ("crop_and_resize_one_row", _car(size=(1, 5)), [f64(2, 4, 6, 1), f32(2, 4)], True),
+    ("patches_valid", _patches((2, 3), (1, 2), (1, 1), "VALID"), [f32(2, 5, 7, 2)], True),
+    ("patches_same_rates", _patches((3, 2), (2, 1), (2, 2), "SAME"), [f32(1, 7, 6, 3)], True),
+    ("patches_u8_same", _patches((2, 2), (3, 3), (1, 1), "SAME"), [u8(2, 7, 8, 1)], False),
+    ("extract_patches_v2", lambda tf, x: tf.image.extract_patches(x, [1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1],
+                                                                  "VALID"), [f64(1, 7, 7, 2)], True),
+    ("draw_boxes_rgb", _draw(), [f32(2, 9, 11, 3), f32(2, 4, 4)], False),
+    ("draw_boxes_outside", _draw(), [f32(1, 8, 8, 1), f32(1, 6, 4, lo=-0.6, hi=1.6)], False),
+    ("draw_boxes_colors", _draw([[0.2, 0.4, 0.6, 1.0], [0.9, 0.1, 0.3, 0.5]]), [f32(1, 10, 9, 4), f32(1, 5, 4)],
+     False),
+    ("glimpse_inside", lambda tf, x, o: tf.image.extract_glimpse(x, [3, 4], o * 0.3),
+     [f32(2, 9, 10, 2), f32(2, 2, lo=-1.0)], False),
+    ("glimpse_pixels", lambda tf, x, o: tf.image.extract_glimpse(x, [2, 3], o, centered=False, normalized=False),
+     [f32(2, 8, 9, 1), f32(2, 2, lo=1.0, hi=5.0)], False),
+]
+
+CASES = RESIZE + WINDOWS + NMS + COLOUR + METRICS + CROPS
 
 
 ERROR_CASES = [
@@ -174,11 +212,38 @@ ERROR_CASES = [
     ("ssim_batch_mismatch", lambda tf: tf.image.ssim(tf.zeros([2, 11, 11, 1]), tf.zeros([3, 11, 11, 1]), 1.0)),
     ("total_variation_2d", lambda tf: tf.image.total_variation(tf.zeros([4, 4]))),
     ("image_gradients_3d", lambda tf: tf.image.image_gradients(tf.zeros([4, 4, 1]))),
+    ("crop_and_resize_3d", lambda tf: tf.image.crop_and_resize(tf.zeros([4, 4, 1]), tf.zeros([1, 4]), [0], [2, 2])),
+    ("crop_and_resize_boxes_1d", lambda tf: tf.image.crop_and_resize(tf.zeros([1, 4, 4, 1]), tf.zeros([4]), [0],
+                                                                     [2, 2])),
+    ("crop_and_resize_bad_method", lambda tf: tf.image.crop_and_resize(
+        tf.zeros([1, 4, 4, 1]), tf.zeros([1, 4]), [0], [2, 2], method="bicubic")),
+    ("patches_3d", lambda tf: tf.image.extract_image_patches(tf.zeros([4, 4, 1]), [1, 2, 2, 1], [1, 1, 1, 1],
+                                                             [1, 1, 1, 1], "VALID")),
+    ("draw_boxes_static_two_channels", lambda tf: tf.image.draw_bounding_boxes(tf.zeros([1, 4, 4, 2]),
+                                                                                tf.zeros([1, 1, 4]))),
+    ("draw_boxes_3d", lambda tf: tf.image.draw_bounding_boxes(tf.zeros([4, 4, 3]), tf.zeros([1, 1, 4]))),
+    ("glimpse_3d", lambda tf: tf.image.extract_glimpse(tf.zeros([4, 4, 1]), [2, 2], tf.zeros([1, 2]))),
+    ("sample_box_image_size_2d", lambda tf: tf.image.sample_distorted_bounding_box(
+        tf.zeros([1, 3], tf.int32), tf.zeros([1, 1, 4]))),
     ("combined_nms_zero_total", lambda tf: tf.image.combined_non_max_suppression(
         tf.zeros([1, 4, 1, 4]), tf.zeros([1, 4, 2]), 3, 0)),
 ]
 
 RUN_ERROR_CASES = [
+    ("patches_batch_ksize", lambda tf: tf.image.extract_image_patches(tf.zeros([1, 4, 4, 1]), [2, 2, 2, 1],
+                                                                      [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
+    ("sample_box_area_range_3", lambda tf: tf.image.sample_distorted_bounding_box(
+        [4, 4, 3], tf.zeros([1, 1, 4]), area_range=[0.1, 0.5, 0.9])),
+    ("crop_and_resize_bad_index", lambda tf: tf.image.crop_and_resize(
+        tf.zeros([2, 4, 4, 1]), tf.zeros([2, 4]), [0, 2], [2, 2])),
+    ("crop_and_resize_zero_size", lambda tf: tf.image.crop_and_resize(
+        tf.zeros([1, 4, 4, 1]), tf.zeros([1, 4]), [0], tf.placeholder_with_default([0, 2], [2]))),
+    ("draw_boxes_two_channels", lambda tf: tf.image.draw_bounding_boxes(
+        tf.placeholder_with_default(tf.zeros([1, 4, 4, 2]), [1, 4, 4, None]), tf.zeros([1, 1, 4]))),
+    ("draw_boxes_few_colors", lambda tf: tf.image.draw_bounding_boxes(_fed(tf, [1, 4, 4, 3]), tf.zeros([1, 1, 4]),
+                                                                      colors=[[1.0, 0.0]])),
+    ("sample_box_no_boxes", lambda tf: tf.image.sample_distorted_bounding_box(
+        [4, 4, 3], tf.placeholder_with_default(tf.zeros([1, 0, 4]), [1, None, 4]))),
     ("hue_four_channels", lambda tf: tf.image.adjust_hue(_fed(tf, [4, 4, 4]), 0.1)),
     ("saturation_two_channels", lambda tf: tf.image.adjust_saturation(_fed(tf, [4, 4, 2]), 0.1)),
     ("bicubic_both_flags", lambda tf: tf.image.resize_bicubic(tf.zeros([1, 4, 4, 1]), [2, 2], align_corners=True,

@@ -9,6 +9,8 @@ from .color_space_ops import (  # noqa: F401
     adjust_gamma, adjust_hue, adjust_saturation, grayscale_to_rgb, hsv_to_rgb, random_brightness, random_contrast,
     random_hue, random_saturation, rgb_to_grayscale, rgb_to_hsv, rgb_to_yiq, rgb_to_yuv, yiq_to_rgb, yuv_to_rgb,
 )
+from .crop_resize_ops import crop_and_resize  # noqa: F401
+from .distort_ops import random_crop, sample_distorted_bounding_box  # noqa: F401
 from .geometry_ops import (  # noqa: F401
     central_crop, flip_left_right, flip_up_down, random_flip_left_right, random_flip_up_down, rot90, transpose,
 )
@@ -16,6 +18,7 @@ from .nms_ops import (  # noqa: F401
     combined_non_max_suppression, non_max_suppression, non_max_suppression_padded, non_max_suppression_with_overlaps,
     non_max_suppression_with_scores,
 )
+from .patch_ops import draw_bounding_boxes, extract_glimpse, extract_image_patches, extract_patches  # noqa: F401
 from .quality_ops import image_gradients, psnr, sobel_edges, ssim, ssim_multiscale, total_variation  # noqa: F401
 from .resize_ops import (  # noqa: F401
     ResizeMethod, resize, resize_area, resize_bicubic, resize_bilinear, resize_images, resize_nearest_neighbor,

@@ -19,12 +19,15 @@ def runtime() -> ModuleType:
 
 
 def call(name: str) -> Callable[..., Any]:
-    """preprocessing.<name> as a kernel body: its ValueErrors become TF's InvalidArgumentError."""
+    """preprocessing.<name> as a kernel body: its ValueErrors become TF's InvalidArgumentError, its
+    IndexErrors (indices out of range) OutOfRangeError."""
     def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return getattr(runtime(), name)(*args, **kwargs)
         except ValueError as e:
             raise errors.InvalidArgumentError(None, None, str(e)) from None
+        except IndexError as e:
+            raise errors.OutOfRangeError(None, None, str(e)) from None
     run.__name__ = name
     return run
 
