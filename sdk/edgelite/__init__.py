@@ -61,6 +61,10 @@ from edgelite.ops.sparse_structure_ops import (  # noqa: F401
     sparse_concat, sparse_fill_empty_rows, sparse_reorder, sparse_reset_shape, sparse_reshape, sparse_retain,
     sparse_slice, sparse_split, sparse_transpose,
 )
+from edgelite.ops.sparse_math_ops import (  # noqa: F401
+    sparse_add, sparse_matmul, sparse_maximum, sparse_minimum, sparse_reduce_max, sparse_reduce_max_sparse,
+    sparse_reduce_sum, sparse_reduce_sum_sparse, sparse_softmax, sparse_tensor_dense_matmul,
+)
 from edgelite import sparse  # noqa: F401,E402
 
 # ---- control flow ------------------------------------------------------------------------------

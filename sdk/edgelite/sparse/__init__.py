@@ -8,3 +8,9 @@ from edgelite.ops.sparse_structure_ops import (  # noqa: F401
     sparse_reshape as reshape, sparse_retain as retain, sparse_slice as slice, sparse_split as split,
     sparse_transpose as transpose,
 )
+from edgelite.ops.sparse_math_ops import (  # noqa: F401
+    sparse_add as add, sparse_maximum as maximum, sparse_minimum as minimum, sparse_reduce_max as reduce_max,
+    sparse_reduce_max_sparse as reduce_max_sparse, sparse_reduce_sum as reduce_sum,
+    sparse_reduce_sum_sparse as reduce_sum_sparse, sparse_softmax as softmax,
+    sparse_tensor_dense_matmul as matmul, sparse_tensor_dense_matmul as sparse_dense_matmul,
+)
