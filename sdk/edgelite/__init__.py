@@ -102,6 +102,28 @@ from edgelite.ops.segment_ops import (  # noqa: F401
 )
 from edgelite.ops.unique_ops import setdiff1d, unique, unique_with_counts  # noqa: F401
 from edgelite.ops.sort_ops import argsort, sort  # noqa: F401
+from edgelite.ops.einsum_ops import einsum  # noqa: F401
+from edgelite.ops.manip_ops import meshgrid, reverse_sequence, roll, searchsorted, unravel_index  # noqa: F401
+from edgelite.ops.space_ops import (  # noqa: F401
+    batch_to_space, batch_to_space_nd, depth_to_space, space_to_batch, space_to_batch_nd, space_to_depth,
+)
+from edgelite.ops.tensor_scatter_ops import (  # noqa: F401
+    tensor_scatter_add, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,
+    tensor_scatter_nd_update, tensor_scatter_sub, tensor_scatter_update,
+)
+from edgelite.ops.histogram_ops import (  # noqa: F401
+    bincount, confusion_matrix, histogram_fixed_width, histogram_fixed_width_bins,
+)
+from edgelite.ops.math_extra_ops import (  # noqa: F401
+    acosh, asinh, atanh, cross, is_non_decreasing, is_strictly_increasing, truncatemod,
+)
+from edgelite.ops.special_math_ops import (  # noqa: F401
+    betainc, digamma, erfc, igamma, igammac, lbeta, lgamma, polygamma, zeta,
+)
+from edgelite.ops.logging_ops import (  # noqa: F401
+    Assert, Print, add_check_numerics_ops, check_numerics, ensure_shape, guarantee_const, verify_tensor_all_finite,
+)
+from edgelite.ops.logging_ops import print_v2 as print  # noqa: F401,A001
 
 # ---- variables ---------------------------------------------------------------------------------
 from edgelite.ops.state_ops import (  # noqa: F401
@@ -139,7 +161,7 @@ from edgelite.io.csv_ops import decode_csv  # noqa: F401,E402
 from edgelite.io.file_ops import matching_files, read_file, write_file  # noqa: F401,E402
 
 # ---- namespaces and compatibility switches -------------------------------------------------------
-from edgelite import initializers, linalg, math, random  # noqa: F401,E402
+from edgelite import bitwise, initializers, linalg, math, random  # noqa: F401,E402
 from edgelite import nest  # noqa: F401,E402
 from edgelite import io  # noqa: F401,E402
 from edgelite import io as python_io  # noqa: F401,E402

@@ -8,3 +8,7 @@ from edgelite.nn import l2_normalize  # noqa: F401
 from edgelite.train.clip_ops import global_norm  # noqa: F401
 
 transpose = matrix_transpose
+
+# ---- core ops (tf1ops) ----
+from edgelite.ops.einsum_ops import einsum  # noqa: F401,E402
+from edgelite.ops.math_extra_ops import cross  # noqa: F401,E402

@@ -18,6 +18,17 @@ from edgelite.ops.segment_ops import (  # noqa: F401,E402
     segment_max, segment_mean, segment_min, segment_prod, unsorted_segment_max, unsorted_segment_mean,
     unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n,
 )
+from edgelite.ops.histogram_ops import bincount, confusion_matrix  # noqa: F401,E402
+from edgelite.ops.math_extra_ops import (  # noqa: F401,E402
+    acosh, asinh, atanh, cumulative_logsumexp, is_non_decreasing, is_strictly_increasing, multiply_no_nan,
+    nextafter, polyval, reciprocal_no_nan, xdivy, xlog1py, xlogy,
+)
+from edgelite.nn.summary_ops import zero_fraction  # noqa: F401,E402
+from edgelite.ops.special_math_ops import (  # noqa: F401,E402
+    bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, betainc, digamma, erfc, erfcinv, erfinv, igamma, igammac, lbeta,
+    lgamma, ndtri, polygamma, zeta,
+)
+from edgelite.ops.array_ops import invert_permutation  # noqa: F401,E402
 
 divide_no_nan = div_no_nan
 floor_div = floordiv

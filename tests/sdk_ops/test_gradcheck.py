@@ -1,4 +1,4 @@
-"""Finite-difference checks of the gradients added with the segment, sort and linear-algebra ops."""
+"""Finite-difference checks (float64, tests/sdk_core/gradcheck.py) of the gradients of the tf1 core ops."""
 from __future__ import annotations
 
 import numpy as np
@@ -30,9 +30,76 @@ GRAD_CASES = [
 ]
 
 
+
+
+def _u(rng, lo, hi, *shape):
+    return rng.uniform(lo, hi, size=shape)
+
+
+# name, build(*inputs), inputs(rng)
+MULTI_CASES = [
+    ("einsum_matmul", lambda a, b: tf.einsum("ij,jk->ik", a, b), lambda r: [_u(r, -1, 1, 2, 3), _u(r, -1, 1, 3, 4)]),
+    ("einsum_reduce_only_here", lambda a, b: tf.einsum("ijk,j->j", a, b),
+     lambda r: [_u(r, -1, 1, 2, 3, 4), _u(r, -1, 1, 3)]),
+    ("einsum_ellipsis", lambda a, b: tf.einsum("...ij,jk->...ik", a, b),
+     lambda r: [_u(r, -1, 1, 2, 2, 3), _u(r, -1, 1, 3, 2)]),
+    ("einsum_broadcast_ellipsis", lambda a, b: tf.einsum("...ij,...jk->...ik", a, b),
+     lambda r: [_u(r, -1, 1, 2, 2, 3), _u(r, -1, 1, 1, 3, 2)]),
+    ("einsum_three", lambda a, b, c: tf.einsum("ij,jk,k->i", a, b, c),
+     lambda r: [_u(r, -1, 1, 2, 3), _u(r, -1, 1, 3, 2), _u(r, -1, 1, 2)]),
+    ("roll", lambda x: tf.roll(x, [1, -2], [0, 1]), lambda r: [_u(r, -1, 1, 3, 4)]),
+    ("reverse_sequence", lambda x: tf.reverse_sequence(x, [2, 0, 3], seq_axis=1), lambda r: [_u(r, -1, 1, 3, 4)]),
+    ("space_to_batch_nd", lambda x: tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 1]]),
+     lambda r: [_u(r, -1, 1, 1, 3, 2, 2)]),
+    ("batch_to_space_nd", lambda x: tf.batch_to_space_nd(x, [2, 1], [[1, 0], [0, 0]]),
+     lambda r: [_u(r, -1, 1, 4, 2, 3, 1)]),
+    ("depth_to_space", lambda x: tf.depth_to_space(x, 2), lambda r: [_u(r, -1, 1, 1, 2, 2, 8)]),
+    ("space_to_depth", lambda x: tf.space_to_depth(x, 2), lambda r: [_u(r, -1, 1, 1, 4, 2, 2)]),
+    ("tensor_scatter_update", lambda t, u: tf.tensor_scatter_nd_update(t, [[1], [3]], u),
+     lambda r: [_u(r, -1, 1, 5, 2), _u(r, -1, 1, 2, 2)]),
+    ("tensor_scatter_add_sub", lambda t, u: tf.tensor_scatter_nd_sub(tf.tensor_scatter_nd_add(t, [[0], [0]], u),
+                                                                     [[1], [0]], u),
+     lambda r: [_u(r, -1, 1, 3, 2), _u(r, -1, 1, 2, 2)]),
+    ("tensor_scatter_min_max", lambda t, u: tf.tensor_scatter_nd_max(tf.tensor_scatter_nd_min(t, [[1], [2]], u),
+                                                                     [[0], [2]], u),
+     lambda r: [r.permutation(np.linspace(-1, 1, 8)).reshape(4, 2), r.permutation(np.linspace(-0.9, 0.95, 4))
+                .reshape(2, 2)]),
+    ("cross", lambda a, b: tf.cross(a, b), lambda r: [_u(r, -1, 1, 2, 3), _u(r, -1, 1, 2, 3)]),
+    ("cumulative_logsumexp", lambda x: [tf.math.cumulative_logsumexp(x, axis=1),
+                                        tf.math.cumulative_logsumexp(x, axis=0, exclusive=True, reverse=True)[:-1]],
+     lambda r: [_u(r, -2, 2, 3, 4)]),
+    ("xlogy_family", lambda x, y: [tf.math.xlogy(x, y), tf.math.xdivy(x, y), tf.math.xlog1py(x, y)],
+     lambda r: [_u(r, -2, 2, 2, 3), _u(r, 0.5, 2, 3)]),
+    ("multiply_no_nan", lambda x, y: tf.math.multiply_no_nan(x, y), lambda r: [_u(r, -2, 2, 2, 3), _u(r, 0.5, 2, 3)]),
+    ("inverse_hyperbolic", lambda a, b, c: [tf.acosh(a), tf.asinh(b), tf.atanh(c)],
+     lambda r: [_u(r, 1.2, 3, 4), _u(r, -2, 2, 4), _u(r, -0.8, 0.8, 4)]),
+    ("lgamma_digamma_erfc", lambda x: [tf.lgamma(x), tf.digamma(x), tf.erfc(x)], lambda r: [_u(r, 0.3, 4, 5)]),
+    ("erfinv_ndtri", lambda x: [tf.math.erfinv(x), tf.math.ndtri(0.5 * x + 0.5), tf.math.erfcinv(x + 1)],
+     lambda r: [_u(r, -0.9, 0.9, 5)]),
+    ("bessel", lambda x: [tf.math.bessel_i0(x), tf.math.bessel_i0e(x), tf.math.bessel_i1(x), tf.math.bessel_i1e(x)],
+     lambda r: [_u(r, 0.2, 3, 6) * r.choice([-1, 1], 6)]),
+    ("igamma", lambda a, x: [tf.igamma(a, x), tf.igammac(a, x)], lambda r: [_u(r, 0.5, 3, 4), _u(r, 0.2, 4, 4)]),
+    ("betainc_x", lambda x: tf.betainc(tf.constant([0.5, 1.5, 2.0], tf.float64), tf.constant([2.0, 0.7, 3.0],
+                                                                                             tf.float64), x),
+     lambda r: [_u(r, 0.1, 0.9, 3)]),
+    ("zeta_q", lambda q: tf.zeta(tf.constant([1.5, 2.0, 3.5], tf.float64), q), lambda r: [_u(r, 0.5, 3, 3)]),
+    ("polygamma_x", lambda x: tf.polygamma(tf.constant([0.0, 1.0, 2.0], tf.float64), x),
+     lambda r: [_u(r, 0.5, 3, 3)]),
+    ("lbeta", lambda x: tf.lbeta(x), lambda r: [_u(r, 0.5, 3, 2, 3)]),
+    ("print_check_numerics", lambda x: tf.check_numerics(tf.Print(x, [x]), "m") * tf.ensure_shape(x, [2, 2]),
+     lambda r: [_u(r, -1, 1, 2, 2)]),
+]
+
+
 @pytest.mark.parametrize("name,build,shape", GRAD_CASES, ids=[c[0] for c in GRAD_CASES])
 def test_gradient_matches_finite_differences(name, build, shape):
     rng = np.random.default_rng(len(name))
     # distinct values keep max/min/sort away from ties, where the function has no derivative
     x = rng.permutation(np.linspace(0.5, 2.5, int(np.prod(shape)))).reshape(shape)
     check_gradients(build, [x], rng)
+
+
+@pytest.mark.parametrize("name,build,make", MULTI_CASES, ids=[c[0] for c in MULTI_CASES])
+def test_gradients_of_several_inputs(name, build, make):
+    rng = np.random.default_rng(len(name) + 100)
+    check_gradients(build, make(rng), rng)

@@ -56,7 +56,13 @@ def check_value_case(case: tuple, dtype: str, tol: dict = None) -> None:
         diff = [p for p, s in zip(phs, specs) if s[0] in ("f", "fv") and p.dtype.is_floating]
         float_outs = [o for o in outs if o.dtype.is_floating]
         gys = [ref[f"{key}|gy{i}"] for i in range(len(float_outs))]
-        grads = tf.gradients(float_outs, diff, grad_ys=gys) if float_outs and diff else []
+        if info.get("grad_error"):
+            with pytest.raises(LookupError) as err:
+                tf.gradients(float_outs, diff, grad_ys=gys)
+            assert _op_type(info["grad_error"]) == _op_type(str(err.value)), str(err.value)
+            grads = []
+        else:
+            grads = tf.gradients(float_outs, diff, grad_ys=gys) if float_outs and diff else []
         assert [gr is None for gr in grads] == info["grad_none"]
         grads = [tf.convert_to_tensor(gr) for gr in grads if gr is not None]
         with tf.Session() as sess:
@@ -66,6 +72,12 @@ def check_value_case(case: tuple, dtype: str, tol: dict = None) -> None:
     names = [f"{key}|grad{i}" for i, none in enumerate(info["grad_none"]) if not none]
     for gv, gname in zip(got[len(outs):], names):
         _close(np.asarray(gv), ref[gname], gname, tol)
+
+
+def _op_type(message: str) -> str:
+    """The op type named by a 'No gradient defined for operation ... (op type: X)' message."""
+    found = re.search(r"op type: (\w+)", message)
+    return found.group(1) if found else message
 
 
 def _normalise(message: str) -> str:
