@@ -103,7 +103,7 @@ from edgelite.ops.segment_ops import (  # noqa: F401
 from edgelite.ops.unique_ops import setdiff1d, unique, unique_with_counts  # noqa: F401
 from edgelite.ops.sort_ops import argsort, sort  # noqa: F401
 from edgelite.ops.einsum_ops import einsum  # noqa: F401
-from edgelite.ops.manip_ops import meshgrid, reverse_sequence, roll, searchsorted, unravel_index  # noqa: F401
+from edgelite.ops.manip_ops import meshgrid, roll, searchsorted, unravel_index  # noqa: F401
 from edgelite.ops.space_ops import (  # noqa: F401
     batch_to_space, batch_to_space_nd, depth_to_space, space_to_batch, space_to_batch_nd, space_to_depth,
 )
@@ -121,7 +121,7 @@ from edgelite.ops.special_math_ops import (  # noqa: F401
     betainc, digamma, erfc, igamma, igammac, lbeta, lgamma, polygamma, zeta,
 )
 from edgelite.ops.logging_ops import (  # noqa: F401
-    Assert, Print, add_check_numerics_ops, check_numerics, ensure_shape, guarantee_const, verify_tensor_all_finite,
+    Assert, Print, add_check_numerics_ops, ensure_shape, guarantee_const, verify_tensor_all_finite,
 )
 from edgelite.ops.logging_ops import print_v2 as print  # noqa: F401,A001
 

@@ -12,8 +12,9 @@ from edgelite.framework import dtypes
 from edgelite.framework import errors
 from edgelite.framework import ops
 from edgelite.framework import tensor_shape
-from edgelite.framework.op_def_registry import FLOAT_TYPES, register_op
+from edgelite.framework.op_def_registry import register_op
 from edgelite.ops.control_flow_ops import group, with_dependencies
+from edgelite.ops.numerics import check_numerics
 from edgelite.ops.shape_checks import shape_error
 from edgelite.ops.tensor_format import summarize_v1, summarize_v2
 
@@ -162,30 +163,6 @@ def print_v2(*inputs: Any, **kwargs: Any) -> ops.Operation:
 
 
 # ---- numerics checks ----------------------------------------------------------------------------------------------
-def _check_numerics_kernel(ctx: Any, x: np.ndarray) -> np.ndarray:
-    nan, inf = bool(np.isnan(x).any()), bool(np.isinf(x).any())
-    if nan or inf:
-        what = "Inf and NaN" if nan and inf else "NaN" if nan else "Inf"
-        raise errors.InvalidArgumentError(None, None, f"{ctx.attrs['message']} : Tensor had {what} values")
-    return x
-
-
-register_op("CheckNumerics", inputs=["tensor: T"], outputs=["output: T"], attrs={"message": ""},
-            kernel=_check_numerics_kernel, shape_fn=common_shapes.unchanged_shape,
-            allowed_dtypes={"T": list(FLOAT_TYPES)})
-
-
-@ops.RegisterGradient("CheckNumerics")
-def _check_numerics_grad(op: Any, grad: Any) -> Any:
-    message = ("Not a number (NaN) or infinity (Inf) values detected in gradient. " + op.get_attr("message"))
-    return check_numerics(grad, message)
-
-
-def check_numerics(tensor: Any, message: str, name: Optional[str] = None) -> ops.Tensor:
-    """tensor, unchanged; InvalidArgumentError '<message> : Tensor had NaN values' (or Inf) when it is not finite."""
-    return ops.apply_op("CheckNumerics", [tensor], {"message": message}, name=name)
-
-
 def verify_tensor_all_finite(t: Any = None, msg: Optional[str] = None, name: Optional[str] = None,
                              x: Any = None, message: Optional[str] = None) -> ops.Tensor:
     """t, after a check_numerics of it has run."""

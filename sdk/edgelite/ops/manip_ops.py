@@ -1,4 +1,4 @@
-"""Index manipulation: roll, reverse_sequence, meshgrid, searchsorted, unravel_index."""
+"""Index manipulation: roll, meshgrid, searchsorted, unravel_index."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -55,64 +55,6 @@ def _roll_grad(op: Any, grad: Any) -> tuple:
 def roll(input: Any, shift: Any, axis: Any, name: Optional[str] = None) -> ops.Tensor:  # noqa: A002
     """Elements shifted cyclically by `shift` along `axis` (both scalars or equal-length vectors)."""
     return ops.apply_op("Roll", [input, shift, axis], name=name)
-
-
-# ---- reverse_sequence ---------------------------------------------------------------------------------------------
-def _reverse_sequence_kernel(ctx: Any, x: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    seq, batch = ctx.attrs["seq_dim"], ctx.attrs["batch_dim"]
-    if seq == batch:
-        raise _invalid(f"batch_dim == seq_dim == {seq}")
-    if lengths.ndim != 1:
-        raise _invalid(f"seq_lengths must be 1-dim, not {lengths.ndim}")
-    if lengths.shape[0] != x.shape[batch]:
-        raise _invalid(f"Length of seq_lengths != input.dims({batch}), ({lengths.shape[0]} vs. {x.shape[batch]})")
-    if (lengths < 0).any():
-        k = int(np.argmax(lengths < 0))
-        raise _invalid(f"seq_lengths({k}) < 0")
-    if (lengths > x.shape[seq]).any():
-        k = int(np.argmax(lengths > x.shape[seq]))
-        raise _invalid(f"seq_lens({k}) > input.dims({seq})")
-    pos = np.arange(x.shape[seq])
-    n = lengths[:, None]
-    # positions j < n[b] read from n[b] - 1 - j, the rest stay where they are
-    src = np.where(pos[None, :] < n, n - 1 - pos[None, :], pos[None, :])
-    shape = [1] * x.ndim
-    shape[batch], shape[seq] = x.shape[batch], x.shape[seq]
-    src = src if batch < seq else src.T
-    return np.take_along_axis(x, np.broadcast_to(src.reshape(shape), x.shape), axis=seq)
-
-
-def _reverse_sequence_shape(op: Any) -> list:
-    x = op.inputs[0].shape
-    seq, batch = op.get_attr("seq_dim"), op.get_attr("batch_dim")
-    with_rank(op, 1, 1)
-    if x.ndims is not None:
-        if batch >= x.ndims:
-            raise shape_error(op, f"batch_dim must be < input rank: {batch} vs. {x.ndims}")
-        if seq >= x.ndims:
-            raise shape_error(op, f"seq_dim must be < input rank: {seq} vs. {x.ndims}")
-    return [x]
-
-
-register_op("ReverseSequence", inputs=["input: T", "seq_lengths: Tlen"], outputs=["output: T"],
-            attrs={"batch_dim": 0, "Tlen": dtypes.int64}, kernel=_reverse_sequence_kernel,
-            shape_fn=_reverse_sequence_shape, allowed_dtypes={"Tlen": _INDEX})
-
-
-@ops.RegisterGradient("ReverseSequence")
-def _reverse_sequence_grad(op: Any, grad: Any) -> tuple:
-    return ops.apply_op("ReverseSequence", [grad, op.inputs[1]],
-                        {"seq_dim": op.get_attr("seq_dim"), "batch_dim": op.get_attr("batch_dim")}), None
-
-
-def reverse_sequence(input: Any, seq_lengths: Any, seq_axis: Optional[int] = None,  # noqa: A002
-                     batch_axis: Optional[int] = None, name: Optional[str] = None, seq_dim: Optional[int] = None,
-                     batch_dim: Optional[int] = None) -> ops.Tensor:
-    """Reverse the first seq_lengths[b] entries along seq_axis of every batch entry b."""
-    seq_axis = seq_axis if seq_axis is not None else seq_dim
-    batch_axis = batch_axis if batch_axis is not None else (batch_dim if batch_dim is not None else 0)
-    return ops.apply_op("ReverseSequence", [input, seq_lengths], {"seq_dim": seq_axis, "batch_dim": batch_axis},
-                        name=name)
 
 
 # ---- meshgrid -----------------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from edgelite.framework.op_def_registry import register_op
 
 def _reverse_sequence_kernel(ctx: Any, x: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     seq, batch = ctx.attrs["seq_dim"], ctx.attrs["batch_dim"]
+    if seq == batch:
+        raise ValueError(f"batch_dim == seq_dim == {seq}")
     lengths = np.asarray(lengths).astype(np.int64).reshape(-1)
     if lengths.shape[0] != x.shape[batch]:
         raise ValueError(f"Length of seq_lengths != input.dims({batch}), ({lengths.shape[0]} vs. {x.shape[batch]})")
@@ -37,8 +39,7 @@ def _reverse_sequence_shape(op: ops.Operation) -> list:
         raise ValueError(f"seq_dim must be < input rank: {seq} vs. {x.ndims} {where}")
     if batch >= x.ndims:
         raise ValueError(f"batch_dim must be < input rank: {batch} vs. {x.ndims} {where}")
-    if seq == batch:
-        raise ValueError(f"seq_dim == batch_dim == {seq} {where}")
+    # TF 2.21 leaves seq_dim == batch_dim to the kernel ("batch_dim == seq_dim == 0" at run time)
     a, b = x.dims[batch].value, lengths.dims[0].value
     if a is not None and b is not None and a != b:
         raise ValueError(f"Dimensions must be equal, but are {a} and {b} {where}")
