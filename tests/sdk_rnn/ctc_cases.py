@@ -105,6 +105,14 @@ def _greedy(**kw):
     return build
 
 
+def _beam(v2=False, **kw):
+    def build(tf, x):
+        decode = tf.nn.ctc_beam_search_decoder_v2 if v2 else tf.nn.ctc_beam_search_decoder
+        decoded, log_prob = decode(x, LENS, **kw)
+        return [], [t for sp in decoded for t in _parts(sp)] + [log_prob]
+    return build
+
+
 def _collapse(tf, x):
     labels = np.array([[1, 1, 2, 2, 2, 3], [4, 4, 4, 0, 0, 0], [5, 6, 6, 7, 7, 7]], np.int32)
     out, lengths = tf.nn.collapse_repeated(labels, np.array([6, 3, 4], np.int32))
@@ -134,6 +142,11 @@ CASES = [
     ("greedy_merge", SHAPE, _greedy()),
     ("greedy_no_merge", SHAPE, _greedy(merge_repeated=False)),
     ("greedy_blank0", SHAPE, _greedy(blank_index=0)),
+    ("beam_wide_top3", SHAPE, _beam(beam_width=100, top_paths=3)),
+    ("beam_narrow_top2", SHAPE, _beam(beam_width=2, top_paths=2)),
+    ("beam_width3_no_merge", SHAPE, _beam(beam_width=3, top_paths=3, merge_repeated=False)),
+    ("beam_v2_default", SHAPE, _beam(v2=True)),
+    ("beam_three_classes", (8, 3, 3), _beam(beam_width=4, top_paths=4)),
     ("collapse_repeated", SHAPE, _collapse),
     ("ctc_unique_labels", SHAPE, _unique),
 ]

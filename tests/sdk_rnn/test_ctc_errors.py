@@ -57,3 +57,11 @@ def test_build_time_errors():
         tf.nn.ctc_loss_v2(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([3, 1, 4]), None, [3])
     with pytest.raises(ValueError):
         tf.nn.ctc_loss(tf.SparseTensor([[0, 0]], [1], [1, 1]), tf.zeros([3, 4]), [3])
+
+
+def test_beam_search_wants_no_more_paths_than_its_width():
+    decoded, log_prob = tf.nn.ctc_beam_search_decoder(tf.zeros([3, 2, 4]), [3, 3], beam_width=2, top_paths=3)
+    assert len(decoded) == 3 and log_prob.shape.as_list() == [2, 3]
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="requested more paths than the beam width."):
+        sess.run(log_prob)

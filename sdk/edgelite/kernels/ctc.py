@@ -177,3 +177,107 @@ def greedy_decode(inputs: np.ndarray, seq_len: np.ndarray, merge_repeated: bool,
             prev = c
         paths.append(path)
     return _sparse_output(paths) + (log_prob,)
+
+
+class _Beam:
+    """A prefix in the beam-search tree: log probabilities of ending in blank / in its label, at t-1 and t."""
+
+    __slots__ = ("parent", "label", "children", "old", "new")
+
+    def __init__(self, parent: Any, label: int) -> None:
+        self.parent, self.label, self.children = parent, label, {}
+        self.old = [-np.inf, -np.inf, -np.inf]  # blank, label, total
+        self.new = [-np.inf, -np.inf, -np.inf]
+
+    @property
+    def active(self) -> bool:
+        return self.new[2] != -np.inf
+
+    def child(self, label: int) -> "_Beam":
+        if label not in self.children:
+            self.children[label] = _Beam(self, label)
+        return self.children[label]
+
+    def labels(self, merge_repeated: bool) -> List[int]:
+        out, prev, node = [], None, self
+        while node.parent is not None:
+            if not merge_repeated or node.label != prev:
+                out.append(node.label)
+            prev, node = node.label, node.parent
+        return out[::-1]
+
+
+def _lse(a: float, b: float) -> float:
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    m = max(a, b)
+    return m + float(np.log(np.exp(a - m) + np.exp(b - m)))
+
+
+def _beam_step(leaves: List[_Beam], logp: np.ndarray, width: int, blank: int) -> List[_Beam]:
+    """One time step of CTC prefix beam search over the beam `leaves` (at most width entries)."""
+    branches = sorted(leaves, key=lambda e: -e.new[2])
+    leaves = []
+    for b in branches:
+        b.old = list(b.new)
+    for b in branches:
+        if b.parent is not None:
+            if b.parent.active:
+                prev = b.parent.old[0] if b.label == b.parent.label else b.parent.old[2]
+                b.new[1] = _lse(b.new[1], prev)
+            b.new[1] += logp[b.label]
+        b.new[0] = b.old[2] + logp[blank]
+        b.new[2] = _lse(b.new[0], b.new[1])
+        leaves.append(b)
+
+    def candidate(total: float) -> bool:
+        return total > -np.inf and (len(leaves) < width or total > min(e.new[2] for e in leaves))
+
+    for b in branches:
+        if not candidate(b.old[2]):
+            continue
+        for label in range(logp.shape[0] - 1):
+            c = b.child(label)
+            if c.active:
+                continue
+            prev = b.old[0] if label == b.label else b.old[2]
+            c.new = [-np.inf, logp[label] + prev, logp[label] + prev]
+            if candidate(c.new[2]):
+                if len(leaves) == width:
+                    bottom = min(leaves, key=lambda e: e.new[2])
+                    bottom.new = [-np.inf, -np.inf, -np.inf]
+                    leaves.remove(bottom)
+                leaves.append(c)
+            else:
+                c.old = [-np.inf, -np.inf, -np.inf]
+                c.new = [-np.inf, -np.inf, -np.inf]
+    return leaves
+
+
+def beam_search_decode(inputs: np.ndarray, seq_len: np.ndarray, beam_width: int, top_paths: int,
+                       merge_repeated: bool) -> tuple:
+    """TF's CTCBeamSearchDecoder (no language model): top_paths sparse decodings and their log probabilities."""
+    max_time, batch, classes = inputs.shape
+    seq_len = np.asarray(seq_len).astype(np.int64)
+    check_sequence_length(seq_len, max_time, batch)
+    if top_paths > beam_width:
+        raise _invalid("requested more paths than the beam width.")
+    logp = log_softmax(inputs)
+    paths: List[List[List[int]]] = [[] for _ in range(top_paths)]
+    log_prob = np.zeros((batch, top_paths), inputs.dtype)
+    for b in range(batch):
+        root = _Beam(None, -1)
+        root.new = [0.0, -np.inf, 0.0]
+        leaves = [root]
+        for t in range(int(seq_len[b])):
+            leaves = _beam_step(leaves, logp[t, b], beam_width, classes - 1)
+        if top_paths > len(leaves):
+            raise _invalid("Less leaves in the beam search than requested.")
+        best = sorted(leaves, key=lambda e: -e.new[2])[:top_paths]
+        for i, e in enumerate(best):
+            paths[i].append(e.labels(merge_repeated))
+            log_prob[b, i] = e.new[2]
+    outputs = [_sparse_output(p) for p in paths]
+    return tuple([o[0] for o in outputs] + [o[1] for o in outputs] + [o[2] for o in outputs] + [log_prob])

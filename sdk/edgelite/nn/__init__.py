@@ -32,5 +32,6 @@ from .rnn import (  # noqa: F401,E402
     bidirectional_dynamic_rnn, dynamic_rnn, raw_rnn, static_bidirectional_rnn, static_rnn, static_state_saving_rnn,
 )
 from .ctc_ops import (  # noqa: F401,E402
-    collapse_repeated, ctc_greedy_decoder, ctc_loss, ctc_loss_v2, ctc_unique_labels,
+    collapse_repeated, ctc_beam_search_decoder, ctc_beam_search_decoder_v2, ctc_greedy_decoder, ctc_loss, ctc_loss_v2,
+    ctc_unique_labels,
 )

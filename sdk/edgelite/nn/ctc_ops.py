@@ -57,6 +57,15 @@ register_op("CTCGreedyDecoder", inputs=["inputs: T", "sequence_length: int32"],
             shape_fn=_decoder_shape, allowed_dtypes=_FLOATS)
 ops.NoGradient("CTCGreedyDecoder")
 
+register_op("CTCBeamSearchDecoder", inputs=["inputs: T", "sequence_length: int32"],
+            outputs=["decoded_indices: top_paths * int64", "decoded_values: top_paths * int64",
+                     "decoded_shape: top_paths * int64", "log_probability: T"],
+            attrs={"merge_repeated": True, "T": dtypes.float32},
+            kernel=lambda ctx, x, lens: kernels.beam_search_decode(
+                x, lens, ctx.attrs["beam_width"], ctx.attrs["top_paths"], ctx.attrs["merge_repeated"]),
+            shape_fn=_decoder_shape, allowed_dtypes=_FLOATS)
+ops.NoGradient("CTCBeamSearchDecoder")
+
 
 def ctc_loss(labels: Any, inputs: Any = None, sequence_length: Any = None, preprocess_collapse_repeated: bool = False,
              ctc_merge_repeated: bool = True, ignore_longer_outputs_than_inputs: bool = False,
@@ -133,6 +142,23 @@ def ctc_greedy_decoder(inputs: Any, sequence_length: Any, merge_repeated: bool =
         attrs["blank_index"] = int(blank_index)
     ix, val, shape, log_prob = ops.apply_op("CTCGreedyDecoder", [inputs, sequence_length], attrs)
     return [SparseTensor(ix, val, shape)], log_prob
+
+
+def ctc_beam_search_decoder(inputs: Any, sequence_length: Any, beam_width: int = 100, top_paths: int = 1,
+                            merge_repeated: bool = True) -> tuple:
+    """([top_paths SparseTensors], log_probabilities [batch, top_paths]): CTC prefix beam search."""
+    outs = ops.apply_op("CTCBeamSearchDecoder", [inputs, sequence_length],
+                        {"beam_width": int(beam_width), "top_paths": int(top_paths),
+                         "merge_repeated": bool(merge_repeated)})
+    n = int(top_paths)
+    return [SparseTensor(outs[i], outs[n + i], outs[2 * n + i]) for i in range(n)], outs[3 * n]
+
+
+def ctc_beam_search_decoder_v2(inputs: Any, sequence_length: Any, beam_width: int = 100,
+                               top_paths: int = 1) -> tuple:
+    """ctc_beam_search_decoder without merging repeated labels (TF2's tf.nn.ctc_beam_search_decoder)."""
+    return ctc_beam_search_decoder(inputs, sequence_length, beam_width=beam_width, top_paths=top_paths,
+                                   merge_repeated=False)
 
 
 def collapse_repeated(labels: Any, seq_length: Any, name: Optional[str] = None) -> tuple:
