@@ -9,6 +9,7 @@ from edgelite.ops.math_ops import (  # noqa: F401
     squared_difference, subtract, tan, tanh, truediv, truncatediv, unsorted_segment_sum,
 )
 from edgelite.nn.activation_ops import softmax, softplus  # noqa: F401,E402
+from edgelite.nn.softsign_ops import softsign  # noqa: F401,E402
 from edgelite.nn import in_top_k, l2_normalize, log_softmax, top_k, zero_fraction  # noqa: F401,E402
 from edgelite.ops.array_ops import invert_permutation  # noqa: F401,E402
 

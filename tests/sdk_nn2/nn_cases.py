@@ -59,6 +59,48 @@ OP_CASES = [
         np.arange(10, dtype=np.int64).reshape(5, 2), 2, 4, False, 10)[1]], []),
 ]
 
+_W = np.array([[1.0, 2.0, 0.0], [0.5, 1.0, 3.0]])
+_POIS = np.array([[0.0, 0.5, 1.0, 3.0], [2.0, 7.0, 1.5, 0.2]])
+
+OP_CASES += [
+    ("softsign", lambda tf, x: tf.nn.softsign(x), [_f(3, 4, lo=-3, hi=3)]),
+    ("math_softsign", lambda tf, x: tf.math.softsign(x), [_f(5)]),
+    ("silu", lambda tf, x: tf.nn.silu(x), [_f(3, 4, lo=-3, hi=3)]),
+    ("swish_beta", lambda tf, x, b: tf.nn.swish(x, b), [_f(2, 5, lo=-3, hi=3), _f(lo=0.5, hi=2.0)]),
+    ("log_poisson_loss", lambda tf, x: tf.nn.log_poisson_loss(_POIS.astype(x.dtype.as_numpy_dtype), x),
+     [_f(2, 4)]),
+    ("log_poisson_loss_full", lambda tf, x: tf.nn.log_poisson_loss(_POIS.astype(x.dtype.as_numpy_dtype), x,
+                                                                   compute_full_loss=True), [_f(2, 4)]),
+    ("sufficient_statistics", lambda tf, x: [t for t in tf.nn.sufficient_statistics(x, [0, 2]) if t is not None],
+     [_f(3, 2, 4)]),
+    ("sufficient_statistics_shift", lambda tf, x, s: list(tf.nn.sufficient_statistics(x, [1], shift=s,
+                                                                                       keepdims=True)),
+     [_f(3, 4), _f(3, 1)]),
+    ("sufficient_statistics_dynamic", lambda tf, x: list(tf.nn.sufficient_statistics(
+        tf.placeholder_with_default(x, [None, 4]), [0, 1]))[:3], [_f(3, 4)]),
+    ("normalize_moments", lambda tf, c, m, v, s: list(tf.nn.normalize_moments(c, m, v, s)),
+     [_f(lo=2.0, hi=5.0), _f(4), _f(4, lo=1.0, hi=3.0), _f(4)]),
+    ("normalize_moments_no_shift", lambda tf, c, m, v: list(tf.nn.normalize_moments(c, m, v, None)),
+     [_f(lo=2.0, hi=5.0), _f(4), _f(4, lo=1.0, hi=3.0)]),
+    ("moments_from_statistics", lambda tf, x: list(tf.nn.normalize_moments(
+        *tf.nn.sufficient_statistics(x, [0], shift=tf.constant(0.3, x.dtype)))), [_f(5, 3)]),
+    ("weighted_moments", lambda tf, x, w: list(tf.nn.weighted_moments(x, [1], w)), [_f(2, 3), _f(2, 3, lo=0, hi=2)]),
+    ("weighted_moments_keep", lambda tf, x: list(tf.nn.weighted_moments(x, [0, 1], _W.astype(np.float32),
+                                                                        keep_dims=True)), [_f(2, 3)]),
+    ("compute_average_loss", lambda tf, x, w: tf.nn.compute_average_loss(x, sample_weight=w),
+     [_f(4, 3), _f(4, 3)]),
+    ("compute_average_loss_global", lambda tf, x: tf.nn.compute_average_loss(x, global_batch_size=10), [_f(4)]),
+    ("scale_regularization_loss", lambda tf, x: tf.nn.scale_regularization_loss(x), [_f(3, 2)]),
+    ("avg_pool1d", lambda tf, x: tf.nn.avg_pool1d(x, 3, 2, "SAME"), [_f(2, 7, 3)]),
+    ("max_pool1d", lambda tf, x: tf.nn.max_pool1d(x, [2], [1, 2, 1], "VALID"), [_f(2, 7, 3)]),
+]
+
+LRN_CASES = [
+    ("lrn", lambda tf, x: tf.nn.lrn(x), [_f(2, 3, 2, 7)]),
+    ("local_response_normalization", lambda tf, x: tf.nn.local_response_normalization(
+        x, depth_radius=2, bias=0.5, alpha=0.3, beta=0.75), [_f(1, 2, 3, 6, lo=-2, hi=2)]),
+]
+
 # (name, fn(tf) building and running ops that must fail); `run` says whether the failure is at run time
 ERROR_CASES = [
     ("sampler_not_matrix", True, lambda tf: tf.nn.uniform_candidate_sampler(tf.constant([1, 2], tf.int64), 1, 5,
@@ -71,6 +113,13 @@ ERROR_CASES = [
         tf.constant([[1, 9]], tf.int64), 2, 3, True, 6)),
     ("fixed_unigram_range", True, lambda tf: tf.nn.fixed_unigram_candidate_sampler(
         tf.constant([[1, 2]], tf.int64), 2, 3, True, 6, unigrams=[1, 2, 3])),
+    ("lrn_rank", False, lambda tf: tf.nn.lrn(tf.zeros([2, 3, 4]))),
+    ("lrn_float64", False, lambda tf: tf.nn.lrn(tf.zeros([1, 2, 2, 3], tf.float64))),
+    ("log_poisson_shape", False, lambda tf: tf.nn.log_poisson_loss(tf.zeros([2, 3]), tf.zeros([3, 2]))),
+    ("average_loss_scalar", False, lambda tf: tf.nn.compute_average_loss(tf.constant(1.0))),
+    ("average_loss_float_batch", False, lambda tf: tf.nn.compute_average_loss(tf.ones([3]),
+                                                                               global_batch_size=2.0)),
+    ("average_loss_zero_batch", False, lambda tf: tf.nn.compute_average_loss(tf.ones([3]), global_batch_size=0)),
     ("sampler_int32_classes", False, lambda tf: tf.nn.uniform_candidate_sampler(
         tf.constant([[1, 2]], tf.int32), 2, 5, True, 6)),
 ]

@@ -6,19 +6,24 @@ from .candidate_sampling_ops import (  # noqa: F401
     all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
     learned_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
-from .composite_ops import atrous_conv2d, conv1d, crelu, relu_layer, swish  # noqa: F401
+from .composite_ops import atrous_conv2d, conv1d, crelu, relu_layer, silu, swish  # noqa: F401
 from .conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_filter, conv2d_backprop_input, conv2d_transpose, depthwise_conv2d,
     depthwise_conv2d_native, separable_conv2d,
 )
+from .loss_ops import compute_average_loss, log_poisson_loss, scale_regularization_loss  # noqa: F401
+from .lrn_ops import local_response_normalization, lrn  # noqa: F401
+from .moments_ops import normalize_moments, sufficient_statistics, weighted_moments  # noqa: F401
 from .normalization_ops import (  # noqa: F401
     batch_normalization, bias_add, fused_batch_norm, l2_loss, l2_normalize, moments, xw_plus_b,
 )
 from .dropout import dropout  # noqa: F401
 from .embedding_ops import embedding_lookup  # noqa: F401
+from .pooling_1d import avg_pool1d, max_pool1d  # noqa: F401
 from .pooling_ops import avg_pool, max_pool  # noqa: F401
 from .pooling_ops import avg_pool as avg_pool2d, max_pool as max_pool2d  # noqa: F401
 from .sampled_loss_ops import nce_loss, sampled_softmax_loss  # noqa: F401
+from .softsign_ops import softsign  # noqa: F401
 from .summary_ops import zero_fraction  # noqa: F401
 from .topk_ops import in_top_k, top_k  # noqa: F401
 from .xent_ops import (  # noqa: F401

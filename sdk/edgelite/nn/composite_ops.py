@@ -1,4 +1,4 @@
-"""tf.nn functions built from other ops: conv1d, atrous_conv2d, relu_layer, crelu, swish."""
+"""tf.nn functions built from other ops: conv1d, atrous_conv2d, relu_layer, crelu, swish/silu."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -66,8 +66,12 @@ def crelu(features: Any, name: Optional[str] = None, axis: int = -1) -> ops.Tens
         return relu(c)
 
 
-def swish(features: Any, name: Optional[str] = None) -> ops.Tensor:
-    """features * sigmoid(features)."""
+def swish(features: Any, beta: Any = 1.0, name: Optional[str] = None) -> ops.Tensor:
+    """features * sigmoid(beta * features) (also tf.nn.silu); beta gets a gradient too."""
     with ops.name_scope(name, "swish", [features]) as name:
         features = ops.convert_to_tensor(features, name="features")
-        return math_ops.multiply(features, math_ops.sigmoid(features), name=name)
+        beta = math_ops.cast(ops.convert_to_tensor(beta, name="beta"), features.dtype)
+        return math_ops.multiply(features, math_ops.sigmoid(beta * features), name=name)
+
+
+silu = swish
