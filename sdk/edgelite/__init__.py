@@ -65,6 +65,7 @@ from edgelite.ops.sparse_math_ops import (  # noqa: F401
     sparse_add, sparse_matmul, sparse_maximum, sparse_minimum, sparse_reduce_max, sparse_reduce_max_sparse,
     sparse_reduce_sum, sparse_reduce_sum_sparse, sparse_softmax, sparse_tensor_dense_matmul,
 )
+from edgelite.ops.sparse_indicator_ops import sparse_mask, sparse_merge, sparse_to_indicator  # noqa: F401
 from edgelite import sparse  # noqa: F401,E402
 
 # ---- control flow ------------------------------------------------------------------------------

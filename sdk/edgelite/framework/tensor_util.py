@@ -75,11 +75,12 @@ def constant_value_as_shape(tensor: Tensor) -> tensor_shape.TensorShape:
         for x in op.inputs[:-1]:
             out = out.concatenate(constant_value_as_shape(x))
         return out
-    if op.type == "StridedSlice" and op.inputs[0].op.type == "Shape":
+    if op.type == "StridedSlice":
         begin, end, strides = (constant_value(x) for x in op.inputs[1:4])
         if begin is not None and end is not None and strides is not None and \
                 begin.size == 1 and op.get_attr("ellipsis_mask") == 0 and op.get_attr("new_axis_mask") == 0:
-            src = op.inputs[0].op.inputs[0].shape
+            # As TF: a slice of any shape-like vector is the slice of that vector's partial shape.
+            src = constant_value_as_shape(op.inputs[0])
             if src.ndims is not None:
                 dims = src.as_list()
                 b = None if op.get_attr("begin_mask") & 1 else int(begin[0])

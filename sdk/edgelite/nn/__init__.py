@@ -20,6 +20,7 @@ from .normalization_ops import (  # noqa: F401
 from .dropout import dropout  # noqa: F401
 from .embedding_ops import embedding_lookup  # noqa: F401
 from .pooling_1d import avg_pool1d, max_pool1d  # noqa: F401
+from .embedding_sparse_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401
 from .pooling_ops import avg_pool, max_pool  # noqa: F401
 from .pooling_ops import avg_pool as avg_pool2d, max_pool as max_pool2d  # noqa: F401
 from .sampled_loss_ops import nce_loss, sampled_softmax_loss  # noqa: F401

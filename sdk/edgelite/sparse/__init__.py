@@ -14,3 +14,9 @@ from edgelite.ops.sparse_math_ops import (  # noqa: F401
     sparse_reduce_sum_sparse as reduce_sum_sparse, sparse_softmax as softmax,
     sparse_tensor_dense_matmul as matmul, sparse_tensor_dense_matmul as sparse_dense_matmul,
 )
+from edgelite.ops.sparse_indicator_ops import (  # noqa: F401
+    sparse_mask as mask, sparse_merge as merge, sparse_to_indicator as to_indicator,
+)
+from edgelite.ops.segment_ops import (  # noqa: F401
+    sparse_segment_mean as segment_mean, sparse_segment_sqrt_n as segment_sqrt_n, sparse_segment_sum as segment_sum,
+)
