@@ -160,6 +160,13 @@ from edgelite.io.decode_ops import (  # noqa: F401,E402
 )
 from edgelite.io.csv_ops import decode_csv  # noqa: F401,E402
 from edgelite.io.file_ops import matching_files, read_file, write_file  # noqa: F401,E402
+from edgelite.ops.queue_ops import (  # noqa: F401,E402
+    FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue,
+)
+from edgelite.io.readers import (  # noqa: F401,E402
+    FixedLengthRecordReader, IdentityReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
+)
+from edgelite import queue  # noqa: F401,E402
 
 # ---- namespaces and compatibility switches -------------------------------------------------------
 from edgelite import bitwise, initializers, linalg, math, random  # noqa: F401,E402

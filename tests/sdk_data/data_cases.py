@@ -252,3 +252,124 @@ DECODE_CASES = [
     ("json_example", lambda tf: tf.io.decode_json_example(
         ['{"features": {"feature": {"a": {"int64List": {"value": ["1", 2]}}}}}'])),
 ]
+
+
+def _fifo_steps(tf):
+    q = tf.FIFOQueue(4, [tf.int32, tf.string], shapes=[[2], []])
+    return [q.enqueue_many([[[1, 2], [3, 4], [5, 6]], ["a", "b", "c"]]), q.size(), q.dequeue(), q.dequeue_many(2),
+            q.enqueue([[7, 8], "d"]), q.close(), q.is_closed(), q.dequeue_up_to(5), q.dequeue(),
+            q.enqueue([[9, 9], "e"]), q.size()]
+
+
+def _padding_steps(tf):
+    q = tf.PaddingFIFOQueue(5, [tf.int64, tf.string], shapes=[[None], [None]])
+    return [q.enqueue([[1], ["x"]]), q.enqueue([[2, 3, 4], []]), q.enqueue([[], ["y", "z"]]), q.dequeue_many(3)]
+
+
+def _priority_steps(tf):
+    q = tf.PriorityQueue(5, [tf.string], shapes=[[]])
+    return [q.enqueue_many([[5, -1, 3, 3], ["e", "m", "c1", "c2"]]), q.dequeue(), q.dequeue_many(2), q.size()]
+
+
+def _shuffle_steps(tf):
+    q = tf.RandomShuffleQueue(10, 2, tf.int32, shapes=[[]], seed=5)
+    return [q.enqueue_many([[1, 2, 3]]), q.size(), q.close(), q.dequeue_up_to(10), q.dequeue()]
+
+
+def _named_steps(tf):
+    q = tf.FIFOQueue(3, [tf.float32, tf.int32], shapes=[[], []], names=["f", "i"])
+    return [q.enqueue({"f": 1.5, "i": 2}), q.dequeue()]
+
+
+def _shape_mismatch_steps(tf):
+    q = tf.FIFOQueue(3, tf.int32, shapes=[[2]])
+    p = tf.placeholder(tf.int32, [None])
+    return [(q.enqueue(p), {p: [1, 2, 3]})]
+
+
+def _cancel_steps(tf):
+    q = tf.FIFOQueue(1, tf.int32, shapes=[[]])
+    return [q.enqueue(1), q.close(cancel_pending_enqueues=True), q.dequeue(), q.dequeue()]
+
+
+QUEUE_CASES = [
+    ("fifo", _fifo_steps),
+    ("padding_fifo", _padding_steps),
+    ("priority", _priority_steps),
+    ("shuffle_closed_drains", _shuffle_steps),
+    ("named", _named_steps),
+    ("shape_mismatch", _shape_mismatch_steps),
+    ("close_cancel", _cancel_steps),
+]
+
+
+def _files(tf, names, epochs=1):
+    return tf.train.string_input_producer(names, num_epochs=epochs, shuffle=False)
+
+
+def _tfrecord_read(tf):
+    r = tf.TFRecordReader(options=tf.python_io.TFRecordOptions(tf.python_io.TFRecordCompressionType.ZLIB))
+    k, v = r.read(_files(tf, ["records_zlib.tfrecord"]))
+    return [k, tf.parse_single_example(v, {"i": tf.FixedLenFeature([], tf.int64)})["i"]]
+
+
+def _tfrecord_read_up_to(tf):
+    k, v = tf.TFRecordReader().read_up_to(_files(tf, ["records_none.tfrecord"], 2), 10)
+    return [k, tf.parse_example(v, {"x": tf.FixedLenFeature([2], tf.float32)})["x"]]
+
+
+def _lines_read(tf):
+    r = tf.TextLineReader(skip_header_lines=1)
+    k, v = r.read(_files(tf, ["lines.txt", "lines.txt"]))
+    return [k, tf.decode_csv(v, [[0], [0.0], ["?"]])]
+
+
+def _fixed_read(tf):
+    r = tf.FixedLengthRecordReader(record_bytes=4, header_bytes=2, footer_bytes=1)
+    k, v = r.read(_files(tf, ["fixed.bin"]))
+    return [k, tf.decode_raw(v, tf.int16)]
+
+
+def _whole_read(tf):
+    k, v = tf.WholeFileReader().read(_files(tf, ["lines.txt"]))
+    return [k, v]
+
+
+def _identity_read(tf):
+    k, v = tf.IdentityReader().read(_files(tf, ["a", "b", "c"], 2))
+    return [k, v]
+
+
+def _slice_batch(tf):
+    x, y = tf.train.slice_input_producer([tf.range(7), tf.range(7) * 10], num_epochs=2, shuffle=False)
+    return tf.train.batch([x, y], batch_size=3, allow_smaller_final_batch=True)
+
+
+def _dict_batch(tf):
+    x = tf.train.range_input_producer(5, num_epochs=1, shuffle=False).dequeue()
+    return tf.train.batch({"a": x, "b": tf.fill(tf.reshape(x, [1]), x)}, batch_size=2, dynamic_pad=True,
+                          allow_smaller_final_batch=True)
+
+
+def _many_batch(tf):
+    x = tf.train.limit_epochs(tf.constant([[1, 2], [3, 4], [5, 6]]), num_epochs=2)
+    return tf.train.batch([x], batch_size=4, enqueue_many=True)
+
+
+def _maybe_batch(tf):
+    x = tf.train.range_input_producer(8, num_epochs=1, shuffle=False).dequeue()
+    return tf.train.maybe_batch([x], tf.equal(x % 2, 0), batch_size=2)
+
+
+PIPELINE_CASES = [
+    ("tfrecord_read", _tfrecord_read),
+    ("tfrecord_read_up_to", _tfrecord_read_up_to),
+    ("lines_read", _lines_read),
+    ("fixed_read", _fixed_read),
+    ("whole_read", _whole_read),
+    ("identity_read", _identity_read),
+    ("slice_batch", _slice_batch),
+    ("dict_batch", _dict_batch),
+    ("many_batch", _many_batch),
+    ("maybe_batch", _maybe_batch),
+]

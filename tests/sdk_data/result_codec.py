@@ -27,3 +27,41 @@ def error_core(message: str) -> str:
     if m:
         return m.group(1)
     return message.split("\n\t [[")[0]
+
+
+def run_steps(tf, fn) -> list:
+    """Run each step of a queue case in one session: a fetch, or a (fetch, feed_dict) pair; record results."""
+    out = []
+    g = tf.Graph()
+    with g.as_default():
+        steps = fn(tf)
+        with tf.Session(graph=g) as sess:
+            for step in steps:
+                fetch, feed = step if isinstance(step, tuple) else (step, None)
+                try:
+                    value = sess.run(fetch, feed)
+                    out.append({"value": None if value is None else encode(value)})
+                except tf.errors.OpError as e:
+                    out.append({"error": type(e).__name__, "message": error_core(e.message)})
+    return out
+
+
+def run_pipeline(tf, fn, limit: int = 100) -> dict:
+    """Run a queue-fed fetch until OutOfRangeError (with queue runners and a coordinator); record every result."""
+    g = tf.Graph()
+    with g.as_default():
+        fetch = fn(tf)
+        results = []
+        with tf.Session(graph=g) as sess:
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+            coord = tf.train.Coordinator()
+            threads = tf.train.start_queue_runners(sess, coord)
+            end = None
+            try:
+                for _ in range(limit):
+                    results.append(encode(sess.run(fetch)))
+            except tf.errors.OutOfRangeError as e:
+                end = type(e).__name__
+            coord.request_stop()
+            coord.join(threads)
+    return {"results": results, "end": end}

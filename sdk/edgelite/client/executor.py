@@ -6,6 +6,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from edgelite.client.run_lock import RunLock
 from edgelite.framework import errors
 from edgelite.framework.graph import Operation, Tensor
 
@@ -49,6 +50,16 @@ class SessionState:
         self.op_state: dict = {}
         # Per run: the iterations each While op recorded for its gradient (see control_flow_grad).
         self.loop_records: dict = {}
+        # Held while a step runs; blocking kernels (queues, iterators) lend it out while they wait.
+        self.run_lock = RunLock()
+        # Called once by Session.close: queues cancel their waiting operations, iterators stop their threads.
+        self.closers: list = []
+
+    def close(self) -> None:
+        """Run the closers registered by stateful kernels (each once)."""
+        closers, self.closers = self.closers, []
+        for fn in closers:
+            fn()
 
     def set_variable(self, key: str, value: np.ndarray) -> None:
         old = self.variables.get(key)

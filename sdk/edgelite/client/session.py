@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import collections
-import threading
 import weakref
 from typing import Any, Callable, Optional
 
@@ -104,7 +103,6 @@ class BaseSession:
         self._closed = False
         self._state = SessionState()
         self._plans: dict = {}
-        self._lock = threading.Lock()
         self._default_session_ctx: Any = None
         self._default_graph_ctx: Any = None
         _live_sessions.add(self)
@@ -132,6 +130,7 @@ class BaseSession:
         """Release the session's state; later runs raise RuntimeError."""
         self._closed = True
         self._plans.clear()
+        self._state.close()
         self._state = SessionState()
 
     def __del__(self) -> None:
@@ -220,7 +219,7 @@ class BaseSession:
             placement.log_placement(built.ops, self._config)
             plan = (built, strings)
             self._plans[key] = plan
-        with self._lock, placement.intra_op_threads(self._config):
+        with self._state.run_lock, placement.intra_op_threads(self._config):
             self._state.new_run()
             values = plan[0].run(feed_values, trace)
         for i in plan[1]:

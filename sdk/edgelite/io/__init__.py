@@ -10,6 +10,17 @@ from .parsing_config import FixedLenFeature, FixedLenSequenceFeature, SparseFeat
 from .parsing_ops import (  # noqa: F401
     parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example,
 )
+from edgelite.ops.queue_ops import PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue  # noqa: F401
+from .readers import (  # noqa: F401
+    FixedLengthRecordReader, IdentityReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
+)
 from .tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator,
 )
+
+
+def __getattr__(name: str):  # noqa: ANN202 - lazy: train.input imports this package
+    if name == "match_filenames_once":
+        from edgelite.train.input import match_filenames_once
+        return match_filenames_once
+    raise AttributeError(f"module 'edgelite.io' has no attribute {name!r}")

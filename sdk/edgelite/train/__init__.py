@@ -42,6 +42,11 @@ from .training_util import (assert_global_step, create_global_step, get_global_s
                             get_or_create_global_step, global_step)
 from ..summary import summary_iterator  # noqa: F401
 from . import experimental  # noqa: F401
-# ---- data: Example protos ----
+# ---- data: Example protos, queue runners and queue-based input pipelines ----
+from .queue_runner import QueueRunner, add_queue_runner, start_queue_runners  # noqa: F401
+from . import queue_runner  # noqa: F401
+from .input import (batch, batch_join, input_producer, limit_epochs, match_filenames_once, maybe_batch,  # noqa: F401
+                    maybe_batch_join, maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer,
+                    shuffle_batch, shuffle_batch_join, slice_input_producer, string_input_producer)
 from ..io.example_protos import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
                                  FloatList, Int64List, SequenceExample)

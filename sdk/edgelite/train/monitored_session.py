@@ -312,6 +312,9 @@ class _MonitoredSession:
                     raise
                 logger.info("An error was raised while a session was being created (%s). Retrying.", exc)
         self._coord = _coordinator()
+        # As TensorFlow's coordinated session creator: the graph's queue runners feed the new session.
+        from .queue_runner import start_queue_runners
+        start_queue_runners(sess=self._tf_sess, coord=self._coord)
         for hook in self._hooks:
             hook.after_create_session(self._tf_sess, self._coord)
         self._sess = _HookedSession(self._tf_sess, self._hooks)

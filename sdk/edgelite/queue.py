@@ -1,0 +1,4 @@
+"""tf.compat.v1.queue: the queue classes."""
+from edgelite.ops.queue_ops import (  # noqa: F401
+    FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue,
+)
