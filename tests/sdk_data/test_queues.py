@@ -63,6 +63,9 @@ def test_blocked_enqueue_waits_for_room_and_close_lets_pending_enqueue_finish():
     enq = q.enqueue_many([[1, 2]])
     with tf.Session() as sess:
         t, box = _run_in_thread(sess, enq)
+        deadline = time.monotonic() + 5
+        while sess.run(q.size()) < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
         time.sleep(0.05)
         assert t.is_alive() and sess.run(q.size()) == 1
         sess.run(q.close())
@@ -88,6 +91,9 @@ def test_session_close_cancels_blocked_dequeue():
     deq = q.dequeue()
     sess = tf.Session()
     t, box = _run_in_thread(sess, deq)
+    deadline = time.monotonic() + 5
+    while not sess._state.op_state and time.monotonic() < deadline:  # the queue exists once the step runs
+        time.sleep(0.01)
     time.sleep(0.05)
     sess.close()
     t.join(5)
