@@ -192,6 +192,7 @@ from edgelite import lite  # noqa: F401,E402
 from edgelite import graph_util  # noqa: F401,E402
 from edgelite import saved_model  # noqa: F401,E402
 from edgelite.ops.numerics import check_numerics  # noqa: F401,E402
+from edgelite.ops.shape_n import shape_n  # noqa: F401,E402
 
 # ---- TF1 run-time furniture: protos, config, logging, app/flags, test, version, aliases -----------------
 from edgelite import app, flags, test, version  # noqa: F401,E402

@@ -52,3 +52,101 @@ def signature_cases(tfm, x, y, p) -> dict:
                                                             {"outputs": sm.build_tensor_info(y)},
                                                             sm.REGRESS_METHOD_NAME),
     }
+
+
+# ---- models written by TensorFlow for the reading tests --------------------------------------------------------
+class SeededVariables:
+    """Creates zero-initialised variables and remembers a seeded value for each, loaded after initialisation:
+    the graph then holds no weight-sized initial-value constants (SavedModel graphs stay small)."""
+
+    def __init__(self, tfm, seed: int) -> None:
+        self.tfm, self.rng, self.values = tfm, np.random.default_rng(seed), []
+
+    def he(self, shape, fan_in, name):
+        return self.add((self.rng.standard_normal(shape) * np.sqrt(2.0 / fan_in)).astype(np.float32), name)
+
+    def uniform(self, low, high, shape, name):
+        return self.add(self.rng.uniform(low, high, shape).astype(np.float32), name)
+
+    def add(self, value, name):
+        var = self.tfm.Variable(self.tfm.zeros(value.shape, self.tfm.float32), name=name)
+        self.values.append((var, value))
+        return var
+
+    def load(self, sess) -> None:
+        """Assigns the remembered values in sess (after the variables were initialised)."""
+        for var, value in self.values:
+            var.load(value, sess)
+
+
+def digits_cnn(tfm, x, seeded):
+    """8x8x1 digits -> conv3x3(8)+relu -> maxpool -> conv3x3(16)+relu -> flatten -> dense(10) logits."""
+    w1, b1 = seeded.he([3, 3, 1, 8], 9, "conv1/w"), seeded.add(np.zeros(8, np.float32), "conv1/b")
+    h = tfm.nn.relu(tfm.nn.bias_add(tfm.nn.conv2d(x, w1, [1, 1, 1, 1], "SAME"), b1), name="conv1/relu")
+    h = tfm.nn.max_pool(h, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", name="pool1")
+    w2, b2 = seeded.he([3, 3, 8, 16], 72, "conv2/w"), seeded.add(np.zeros(16, np.float32), "conv2/b")
+    h = tfm.nn.relu(tfm.nn.bias_add(tfm.nn.conv2d(h, w2, [1, 1, 1, 1], "SAME"), b2), name="conv2/relu")
+    h = tfm.reshape(h, [-1, 4 * 4 * 16], name="flatten")
+    w3, b3 = seeded.he([256, 10], 256, "fc/w"), seeded.add(np.zeros(10, np.float32), "fc/b")
+    return tfm.add(tfm.matmul(h, w3), b3, name="logits")
+
+
+def _bn_relu6(tfm, seeded, h, channels, name):
+    """Inference batch norm (FusedBatchNormV3 with seeded statistics) and relu6."""
+    gamma = seeded.uniform(0.5, 1.5, channels, name + "/gamma")
+    beta = seeded.uniform(-0.2, 0.2, channels, name + "/beta")
+    mean = seeded.uniform(-0.2, 0.2, channels, name + "/moving_mean")
+    var = seeded.uniform(0.5, 2.0, channels, name + "/moving_variance")
+    h, _, _ = tfm.nn.fused_batch_norm(h, gamma, beta, mean, var, epsilon=0.001, is_training=False,
+                                      name=name + "/bn")
+    return tfm.nn.relu6(h, name=name + "/relu6")
+
+
+MOBILENET_BLOCKS = [(64, 1), (128, 2), (128, 1), (256, 2), (256, 1), (512, 2)] + [(512, 1)] * 5 + \
+    [(1024, 2), (1024, 1)]
+MOBILENET_SIZE = 96
+
+
+def mobilenet_v1(tfm, x, seeded, alpha=0.25, classes=10):
+    """MobileNet v1 (width alpha): conv3x3/2, 13 depthwise-separable blocks, global average pool, 1x1 conv
+    logits squeezed to [N, classes]; batch norms in inference form."""
+    channels = int(32 * alpha)
+    w = seeded.he([3, 3, 3, channels], 27, "conv0/w")
+    h = _bn_relu6(tfm, seeded, tfm.nn.conv2d(x, w, [1, 2, 2, 1], "SAME"), channels, "conv0")
+    for i, (depth, stride) in enumerate(MOBILENET_BLOCKS, start=1):
+        dw = seeded.he([3, 3, channels, 1], 9, f"block{i}/dw")
+        h = tfm.nn.depthwise_conv2d(h, dw, [1, stride, stride, 1], "SAME")
+        h = _bn_relu6(tfm, seeded, h, channels, f"block{i}/dw")
+        out = int(depth * alpha)
+        pw = seeded.he([1, 1, channels, out], channels, f"block{i}/pw")
+        h = _bn_relu6(tfm, seeded, tfm.nn.conv2d(h, pw, [1, 1, 1, 1], "SAME"), out, f"block{i}/pw")
+        channels = out
+    h = tfm.reduce_mean(h, [1, 2], keepdims=True, name="avg_pool")
+    wl, bl = seeded.he([1, 1, channels, classes], channels, "logits/w"), \
+        seeded.uniform(-0.1, 0.1, classes, "logits/b")
+    h = tfm.nn.bias_add(tfm.nn.conv2d(h, wl, [1, 1, 1, 1], "SAME"), bl)
+    return tfm.squeeze(h, [1, 2], name="logits")
+
+
+def mobilenet_inputs():
+    """(two test images, eight calibration images) in [-1, 1], from a seeded generator."""
+    rng = np.random.default_rng(3)
+    size = MOBILENET_SIZE
+    return (rng.uniform(-1, 1, (2, size, size, 3)).astype(np.float32),
+            rng.uniform(-1, 1, (8, size, size, 3)).astype(np.float32))
+
+
+CONVERTER_MODES = ("float", "int8", "int8_float_io")
+
+
+def configure_mode(tfm, converter, mode: str, calibration) -> None:
+    """Sets converter (TF's or edgelite's TFLiteConverter) up for float, full-integer with int8 I/O, or
+    full-integer with float I/O, calibrated on one-image batches of calibration."""
+    if mode == "float":
+        return
+    converter.optimizations = [tfm.lite.Optimize.DEFAULT]
+    converter.representative_dataset = lambda: ([calibration[i:i + 1]] for i in range(len(calibration)))
+    converter.target_spec.supported_ops = [tfm.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    if mode == "int8":
+        converter.inference_input_type = tfm.int8
+        converter.inference_output_type = tfm.int8

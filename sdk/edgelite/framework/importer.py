@@ -114,6 +114,21 @@ def _order(nodes: list) -> list:
     return order
 
 
+def _check_op_types(gd: Any) -> None:
+    """One ValueError naming every op type of gd edgelite does not have (and a node of each), before any import."""
+    unknown: dict = {}
+    for node in gd.node:
+        if not op_def_registry.is_registered(node.op):
+            unknown.setdefault(node.op, node.name)
+    if not unknown:
+        return
+    names = ", ".join(f"'{op}'" for op in sorted(unknown))
+    where = ", ".join(f"'{unknown[op]}' ({op})" for op in sorted(unknown))
+    kind = "Op type" if len(unknown) == 1 else f"{len(unknown)} op types"
+    raise ValueError(f"{kind} not registered {names} in binary. Make sure the Op and Kernel are registered in the "
+                     f"binary running in this process. First node of each: {where}.")
+
+
 def import_graph_def(graph_def: Any, input_map: Optional[dict] = None, return_elements: Optional[list] = None,
                      name: Optional[str] = None, op_dict: Any = None, producer_op_list: Any = None) -> Optional[list]:
     """Import graph_def into the default graph under name scope name ('import' by default)."""
@@ -127,14 +142,12 @@ def import_graph_def(graph_def: Any, input_map: Optional[dict] = None, return_el
     for key, value in input_map.items():
         op_name, idx = _split_input(key)
         mapped[(op_name, idx)] = ops.convert_to_tensor(value)
+    _check_op_types(gd)
     used: set = set()
     g = ops.get_default_graph()
     created: dict = {}
     with ops.name_scope(name, "import", list(mapped.values())) as scope:
         for node in _order(list(gd.node)):
-            if not op_def_registry.is_registered(node.op):
-                raise ValueError(f"Op type not registered '{node.op}' in binary. Make sure the Op and Kernel are "
-                                 "registered in the binary running in this process.")
             inputs, controls = [], []
             for inp in node.input:
                 op_name, idx = _split_input(inp)

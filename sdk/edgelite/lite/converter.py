@@ -78,7 +78,8 @@ class TFLiteConverter:
     @classmethod
     def from_frozen_graph(cls, graph_def_file: str, input_arrays: list, output_arrays: list,
                           input_shapes: Optional[dict] = None) -> "TFLiteConverter":
-        """Creates a TFLiteConverter from a file holding a frozen GraphDef (edgelite- or TensorFlow-written)."""
+        """Creates a TFLiteConverter from a file holding a frozen GraphDef (binary .pb or text .pbtxt, edgelite-
+        or TensorFlow-written)."""
         if not os.path.exists(graph_def_file):
             raise IOError(f"File '{graph_def_file}' does not exist.")
         with open(graph_def_file, "rb") as f:
@@ -87,13 +88,31 @@ class TFLiteConverter:
         if any(op.type.startswith("Variable") or op.type.endswith("VariableOp") for op in graph.get_operations()):
             raise ValueError("Please freeze the graph using freeze_graph.py.")
         converter = cls(graph, _tensors_by_name(graph, input_arrays), _tensors_by_name(graph, output_arrays))
+        converter._set_input_shapes(input_shapes)
+        return converter
+
+    @classmethod
+    def from_saved_model(cls, saved_model_dir: str, input_arrays: Optional[list] = None,
+                         input_shapes: Optional[dict] = None, output_arrays: Optional[list] = None,
+                         tag_set: Optional[set] = None, signature_key: Optional[str] = None) -> "TFLiteConverter":
+        """Creates a TFLiteConverter from a TF1 SavedModel: the meta graph tagged tag_set ({'serve'}), the
+        signature signature_key ('serving_default') naming the inputs/outputs unless input_arrays /
+        output_arrays do, variables frozen to their saved values."""
+        from edgelite.lite.saved_model_input import freeze_saved_model
+        graph, inputs, outputs = freeze_saved_model(saved_model_dir, input_arrays, output_arrays, tag_set,
+                                                    signature_key)
+        converter = cls(graph, inputs, outputs)
+        converter._set_input_shapes(input_shapes)
+        return converter
+
+    def _set_input_shapes(self, input_shapes: Optional[dict]) -> None:
+        """Overrides the shapes of the named input arrays (a None shape keeps the graph's)."""
         for name, shape in (input_shapes or {}).items():
-            matches = [t for t in converter._input_tensors if tensor_name(t) == name or t.name == name]
+            matches = [t for t in self._input_tensors if tensor_name(t) == name or t.name == name]
             if not matches:
                 raise ValueError(f"input_shapes names '{name}', which is not one of the input arrays.")
             if shape is not None:
-                converter._input_shapes[matches[0]] = list(shape)
-        return converter
+                self._input_shapes[matches[0]] = list(shape)
 
     # ---- deprecated attribute aliases -------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -334,19 +353,35 @@ def _tensors_by_name(graph: Graph, names: list) -> list:
     return found
 
 
-def _import_graph(graph_def: Any, source: str = "graph_def") -> Graph:
-    """A new Graph holding the nodes of a GraphDef (message or serialized bytes)."""
+def _parse_graph_def(graph_def: Any, source: str) -> Any:
+    """A GraphDef message from a message, serialized bytes or .pbtxt text; IOError naming source otherwise."""
     from edgelite.framework.graph_def import GraphDef
+    from edgelite.framework.text_format import ParseError, parse
+
+    if isinstance(graph_def, GraphDef):
+        return graph_def
+    data = bytes(graph_def) if isinstance(graph_def, (bytes, bytearray)) else graph_def.SerializeToString()
+    try:
+        return GraphDef.FromString(data)
+    except Exception as binary_error:  # noqa: BLE001 - then it may be the text format
+        try:
+            return parse(data.decode("utf-8"), GraphDef)
+        except (UnicodeDecodeError, ParseError):
+            raise IOError(f"Unable to parse input file '{source}'. It is neither a binary GraphDef "
+                          f"({binary_error}) nor a text-format one.") from None
+
+
+def _import_graph(graph_def: Any, source: str = "graph_def") -> Graph:
+    """A new Graph holding the nodes of a GraphDef (message, serialized bytes or text); errors name source."""
     from edgelite.framework.importer import import_graph_def
 
-    try:
-        message = graph_def if isinstance(graph_def, GraphDef) else GraphDef.FromString(bytes(graph_def) if isinstance(
-            graph_def, (bytes, bytearray)) else graph_def.SerializeToString())
-    except Exception:  # noqa: BLE001 - any parse failure means the input is not a GraphDef
-        raise IOError(f"Unable to parse input file '{source}'.") from None
+    message = _parse_graph_def(graph_def, source)
     graph = Graph()
     with graph.as_default():
-        import_graph_def(message, name="")
+        try:
+            import_graph_def(message, name="")
+        except ValueError as e:
+            raise ValueError(f"Cannot import '{source}': {e}") from None
     return graph
 
 

@@ -26,7 +26,8 @@ _ACTIVATION_OPS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_TO
 def optimize(g: ir.Graph) -> None:
     """Run every rewrite until nothing changes."""
     g.prune()
-    for rewrite in (_drop_identities, _activation_patterns, _fold_pad, _fold_affine, _fuse_activation):
+    for rewrite in (_drop_identities, _activation_patterns, _fold_pad, _fold_affine, _fuse_activation,
+                    _squeeze_to_reshape):
         while rewrite(g):
             g.prune()
 
@@ -205,3 +206,18 @@ def _fuse_activation(g: ir.Graph) -> bool:
         g.remove(act)
         changed = True
     return changed
+
+
+def _squeeze_to_reshape(g: ir.Graph) -> bool:
+    """A SQUEEZE becomes a RESHAPE to its result shape when the model inputs have static shapes, as TensorFlow's
+    converter rewrites squeezes of statically known shape (the batch stays -1 in the new shape)."""
+    if any(d < 0 for t in g.inputs for d in t.shape):
+        return False
+    for op in g.ops:
+        out = op.outputs[0] if op.outputs else None
+        if op.code != "SQUEEZE" or sum(d < 0 for d in out.shape) > 1:
+            continue
+        shape = ir.Tensor(out.name + "/shape", (len(out.shape),), np.int32, data=np.asarray(out.shape, np.int32))
+        op.code, op.inputs, op.options = "RESHAPE", [op.inputs[0], shape], None
+        return True
+    return False
