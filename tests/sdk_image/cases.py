@@ -262,3 +262,89 @@ RUN_ERROR_CASES = [
 # Cases whose float outputs need a looser bound than test_image_tf.TOL, with the reason.
 # MS-SSIM multiplies five float32 powers of window means over four pooled scales: rounding grows to ~6e-5.
 TOLERANCES: dict = {"ms_ssim_default": dict(rtol=2e-4, atol=1e-6)}
+
+
+# ---- codecs: files written by the generator (TensorFlow's encoders; Pillow for palette PNG, GIF, BMP) and
+# (name, fn(tf, contents) -> tensor(s), file, tolerance in pixel levels for integer outputs).
+def _dec(op, **kw):
+    return lambda tf, c: getattr(tf.image, op)(c, **kw)
+
+
+_ACCURATE = {"dct_method": "INTEGER_ACCURATE"}
+
+CODEC_CASES = [
+    # TF's default DCT is libjpeg's ifast; Pillow decodes with islow (= INTEGER_ACCURATE): measured within 5.
+    ("jpeg_default", _dec("decode_jpeg"), "smooth.jpg", 5),
+    ("jpeg_accurate", _dec("decode_jpeg", **_ACCURATE), "smooth.jpg", 0),
+    ("jpeg_noise_accurate", _dec("decode_jpeg", **_ACCURATE), "noise444.jpg", 0),
+    ("jpeg_gray_out", _dec("decode_jpeg", channels=1, **_ACCURATE), "smooth.jpg", 0),
+    ("jpeg_gray_file_rgb_out", _dec("decode_jpeg", channels=3, **_ACCURATE), "gray.jpg", 0),
+    ("jpeg_gray_file", _dec("decode_jpeg", **_ACCURATE), "gray.jpg", 0),
+    ("jpeg_ratio_2", _dec("decode_jpeg", ratio=2, **_ACCURATE), "smooth.jpg", 0),
+    ("jpeg_ratio_8", _dec("decode_jpeg", ratio=8, **_ACCURATE), "smooth.jpg", 0),
+    # without fancy upsampling libjpeg replicates chroma; Pillow always interpolates it
+    ("jpeg_no_fancy", _dec("decode_jpeg", fancy_upscaling=False, **_ACCURATE), "smooth.jpg", 8),
+    ("jpeg_crop", lambda tf, c: tf.image.decode_and_crop_jpeg(c, [3, 5, 10, 12], **_ACCURATE), "smooth.jpg", 0),
+    ("jpeg_shape", _dec("extract_jpeg_shape"), "smooth.jpg", 0),
+    ("jpeg_shape_int64", lambda tf, c: tf.image.extract_jpeg_shape(c, output_type=tf.int64), "gray.jpg", 0),
+    ("is_jpeg_yes", _dec("is_jpeg"), "smooth.jpg", 0),
+    ("is_jpeg_no", _dec("is_jpeg"), "rgb.png", 0),
+    ("jpeg_op_on_png", _dec("decode_jpeg"), "rgb.png", 0),
+    ("png_rgb", _dec("decode_png"), "rgb.png", 0),
+    ("png_rgba", _dec("decode_png"), "rgba.png", 0),
+    ("png_rgba_to_rgb", _dec("decode_png", channels=3), "rgba.png", 0),
+    ("png_rgb_to_gray", _dec("decode_png", channels=1), "rgb.png", 0),
+    ("png_rgb_to_rgba", _dec("decode_png", channels=4), "rgb.png", 0),
+    ("png_gray", _dec("decode_png"), "gray.png", 0),
+    ("png_gray_to_rgb", _dec("decode_png", channels=3), "gray.png", 0),
+    ("png_gray_alpha", _dec("decode_png"), "ga.png", 0),
+    ("png_gray_alpha_to_rgba", _dec("decode_png", channels=4), "ga.png", 0),
+    ("png_8bit_as_16", _dec("decode_png", dtype="uint16"), "rgb.png", 0),
+    ("png_rgb16", _dec("decode_png", dtype="uint16"), "rgb16.png", 0),
+    ("png_rgb16_as_8", _dec("decode_png"), "rgb16.png", 0),
+    ("png_rgba16_to_gray", _dec("decode_png", channels=1, dtype="uint16"), "rgba16.png", 0),
+    ("png_gray16", _dec("decode_png", dtype="uint16"), "gray16.png", 0),
+    ("png_palette", _dec("decode_png"), "palette.png", 0),
+    ("png_op_on_jpeg", _dec("decode_png", **{}), "smooth.jpg", 5),
+    ("gif_frames", _dec("decode_gif"), "anim.gif", 0),
+    ("gif_op_on_png", _dec("decode_gif"), "rgb.png", 0),
+    ("bmp_rgb", _dec("decode_bmp"), "rgb.bmp", 0),
+    ("bmp_rgba", _dec("decode_bmp"), "rgba.bmp", 0),
+    ("image_jpeg", _dec("decode_image"), "noise444.jpg", 5),
+    ("image_png16", _dec("decode_image", dtype="uint16"), "rgb16.png", 0),
+    ("image_png_float", _dec("decode_image", dtype="float32"), "rgba.png", 0),
+    ("image_png_gray_out", _dec("decode_image", channels=1), "rgb.png", 0),
+    ("image_gif", _dec("decode_image"), "anim.gif", 0),
+    ("image_gif_first_frame", _dec("decode_image", expand_animations=False), "anim.gif", 0),
+    ("image_bmp", _dec("decode_image", channels=3), "rgba.bmp", 0),
+    ("image_png_as_int32", _dec("decode_image", dtype="int32"), "rgb16.png", 0),
+    ("png_round_trip_16", lambda tf, c: tf.image.decode_png(
+        tf.image.encode_png(tf.image.decode_png(c, dtype=tf.uint16), compression=9), dtype=tf.uint16),
+     "rgba16.png", 0),
+    ("png_round_trip_gray", lambda tf, c: tf.image.decode_png(tf.image.encode_png(tf.image.decode_png(c),
+                                                                                  compression=0)), "ga.png", 0),
+    ("jpeg_round_trip", lambda tf, c: tf.image.decode_jpeg(tf.image.encode_jpeg(tf.image.decode_png(c), quality=80),
+                                                           **_ACCURATE), "rgb.png", 0),
+    ("jpeg_round_trip_444_gray", lambda tf, c: tf.image.decode_jpeg(tf.image.encode_jpeg(
+        tf.image.decode_png(c, channels=1), quality=60, chroma_downsampling=False), **_ACCURATE), "rgb.png", 0),
+    ("jpeg_quality_float", lambda tf, c: tf.image.adjust_jpeg_quality(
+        tf.image.convert_image_dtype(tf.image.decode_png(c), tf.float32), 40, **_ACCURATE), "rgb.png", 0),
+]
+
+CODEC_RUN_ERRORS = [
+    ("garbage_png", _dec("decode_png"), "garbage"),
+    ("garbage_jpeg", _dec("decode_jpeg"), "garbage"),
+    ("garbage_image", _dec("decode_image"), "garbage"),
+    ("truncated_jpeg", _dec("decode_jpeg"), "truncated.jpg"),
+    ("truncated_png", _dec("decode_png"), "truncated.png"),
+    ("bmp_op_on_jpeg", _dec("decode_bmp"), "smooth.jpg"),
+    ("crop_outside", lambda tf, c: tf.image.decode_and_crop_jpeg(c, [20, 0, 10, 10]), "smooth.jpg"),
+    ("jpeg_shape_of_png", _dec("extract_jpeg_shape"), "rgb.png"),
+]
+
+CODEC_BUILD_ERRORS = [
+    ("decode_png_vector", lambda tf: tf.image.decode_png(tf.placeholder(tf.string, [2]))),
+    ("encode_png_2d", lambda tf: tf.image.encode_png(tf.zeros([4, 4], tf.uint8))),
+    ("random_jpeg_quality_order", lambda tf: tf.image.random_jpeg_quality(tf.zeros([4, 4, 3]), 50, 40)),
+    ("random_jpeg_quality_range", lambda tf: tf.image.random_jpeg_quality(tf.zeros([4, 4, 3]), 10, 140)),
+]

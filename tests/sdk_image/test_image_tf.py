@@ -77,3 +77,40 @@ def test_run_errors_match_tensorflow(name, fn, recorded):
     with tf.Session() as sess:
         outcome = cases.error_outcome(lambda _: sess.run(t), None)
     _error(outcome, recorded[0]["errors"][name])
+
+
+def _file(arrays, name) -> bytes:
+    return arrays[f"file/{name}"].tobytes()
+
+
+@pytest.mark.parametrize("name,fn,fname,levels", cases.CODEC_CASES, ids=[c[0] for c in cases.CODEC_CASES])
+def test_codecs_match_tensorflow(name, fn, fname, levels, recorded):
+    meta, arrays = recorded
+    contents = tf.placeholder(tf.string, [])
+    outs = _outputs(fn(tf, contents))
+    case = meta["codecs"][name]
+    assert [o.shape.as_list() if o.shape.ndims is not None else None for o in outs] == case["static_shapes"]
+    assert [o.dtype.name for o in outs] == case["dtypes"]
+    with tf.Session() as sess:
+        vals = sess.run(outs, {contents: _file(arrays, fname)})
+    for j, got in enumerate(vals):
+        want = arrays[f"codec/{name}/out{j}"]
+        got = np.asarray(got)
+        assert got.dtype == want.dtype and got.shape == want.shape, f"{got.dtype}{got.shape} vs {want.dtype}{want.shape}"
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        assert diff.max(initial=0) <= (levels if want.dtype.kind in "iu" else 1e-6), diff.max()
+
+
+@pytest.mark.parametrize("name,fn,fname", cases.CODEC_RUN_ERRORS, ids=[c[0] for c in cases.CODEC_RUN_ERRORS])
+def test_codec_errors_match_tensorflow(name, fn, fname, recorded):
+    meta, arrays = recorded
+    contents = tf.placeholder(tf.string, [])
+    t = fn(tf, contents)
+    with tf.Session() as sess:
+        outcome = cases.error_outcome(lambda _: sess.run(t, {contents: _file(arrays, fname)}), None)
+    _error(outcome, meta["codec_errors"][name])
+
+
+@pytest.mark.parametrize("name,fn", cases.CODEC_BUILD_ERRORS, ids=[c[0] for c in cases.CODEC_BUILD_ERRORS])
+def test_codec_build_errors_match_tensorflow(name, fn, recorded):
+    _error(cases.error_outcome(fn, tf), recorded[0]["codec_errors"][name])

@@ -65,3 +65,21 @@ def test_random_ops_keep_uint8():
     for y in (tf.image.random_brightness(x, 0.1), tf.image.random_contrast(x, 0.5, 1.5),
               tf.image.random_hue(x, 0.1), tf.image.random_saturation(x, 0.5, 1.5)):
         assert y.dtype == tf.uint8 and y.shape.as_list() == [4, 4, 3]
+
+
+def test_random_jpeg_quality_is_seeded_and_stays_close_to_the_image():
+    yy, xx = np.mgrid[0:16, 0:16]
+    smooth = np.stack([yy / 16, xx / 16, (yy + xx) / 32], -1).astype(np.float32)
+
+    def runs():
+        with tf.Graph().as_default():
+            tf.set_random_seed(2)
+            y = tf.image.random_jpeg_quality(tf.constant(smooth), 30, 90, seed=7)
+            with tf.Session() as sess:
+                return [sess.run(y) for _ in range(6)]
+
+    outs = runs()
+    assert all(np.array_equal(a, b) for a, b in zip(outs, runs()))
+    assert len({o.tobytes() for o in outs}) > 1
+    for o in outs:
+        assert o.dtype == np.float32 and o.shape == smooth.shape and np.abs(o - smooth).max() < 0.1
