@@ -125,6 +125,9 @@ from edgelite.ops.logging_ops import (  # noqa: F401
     Assert, Print, add_check_numerics_ops, ensure_shape, guarantee_const, verify_tensor_all_finite,
 )
 from edgelite.ops.logging_ops import print_v2 as print  # noqa: F401,A001
+from edgelite.ops.script_ops import numpy_function, py_func, py_function  # noqa: F401
+from edgelite.ops.template import make_template  # noqa: F401
+from edgelite.ops.custom_gradient import custom_gradient  # noqa: F401
 
 # ---- variables ---------------------------------------------------------------------------------
 from edgelite.ops.state_ops import (  # noqa: F401

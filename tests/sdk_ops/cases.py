@@ -8,6 +8,8 @@ The same code runs against `tensorflow.compat.v1` and `edgelite`.
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 FLOATS = ("float32", "float64")
@@ -212,6 +214,116 @@ VALUE_CASES += [
 ]
 
 
+def _cube_with_custom_gradient(tf):
+    @tf.custom_gradient
+    def cube(x):
+        def grad(dy):
+            return dy * 3.0 * x * x + 1.0
+        return x * x * x, grad
+    return cube
+
+
+def _scaled_with_variable(tf):
+    """custom_gradient over a function reading a variable created outside it (grad_fn gets `variables`)."""
+    w = tf.get_variable("w", [], dtype=tf.float64, initializer=tf.constant_initializer(1.5))
+
+    @tf.custom_gradient
+    def scaled(x):
+        def grad(dy, variables=None):
+            return dy * 2.0, [tf.reduce_sum(dy * x) * 10.0]
+        return x * w, grad
+    return scaled, w
+
+
+def _template_case(tf, x):
+    def dense(v, scale):
+        w = tf.get_variable("w", [], dtype=v.dtype, initializer=tf.constant_initializer(scale))
+        return v * w
+    t = tf.make_template("dense", dense, scale=0.5)
+    return [t(x), t(x * 2.0)]
+
+
+def _custom_gradient_variable_case(tf, x):
+    scaled, w = _scaled_with_variable(tf)
+    y = scaled(x)
+    return [y, tf.gradients(y, [w])[0]]
+
+
+VALUE_CASES += [
+    # ---- py_func family, custom_gradient, make_template
+    ("py_func", lambda tf, x: tf.py_func(lambda a: np.sort(a, axis=-1) * 2, [x], x.dtype), [F(2, 4)], FLOATS),
+    ("py_func_list", lambda tf, x, n: tf.py_func(lambda a, k: [a[:k], np.int64(a.size), np.float32(k)], [x, n],
+                                                 [x.dtype, tf.int64, tf.float32], stateful=False),
+     [F(5), V(3)], FLOATS),
+    ("numpy_function", lambda tf, x: tf.numpy_function(lambda a: (a + 1).astype(a.dtype), [x], [x.dtype]),
+     [F(3)], FLOATS + INTS),
+    # a fixed input: TF differentiates py_function by re-running it under an eager tape, which edgelite lacks
+    ("py_function", lambda tf, x: tf.py_function(lambda a: a.numpy() * 3, [x], x.dtype),
+     [V([[1.5, 2], [3, -4]], "float32")], ("int32",)),
+    ("custom_gradient", lambda tf, x: _cube_with_custom_gradient(tf)(x), [F(4)], ("float64",)),
+    ("custom_gradient_variable", _custom_gradient_variable_case, [F(3)], ("float64",)),
+    ("make_template", _template_case, [F(3)], FLOATS),
+]
+
+
+def name_cases(tf) -> dict:
+    """name -> builder returning names (tensors, variables) whose TF spelling edgelite must reproduce."""
+    def template_names():
+        def layer(x):
+            w = tf.get_variable("w", [2], initializer=tf.ones_initializer())
+            return tf.identity(x * w, name="out")
+        t = tf.make_template("layer", layer)
+        x = tf.placeholder(tf.float32, [2])
+        a, b = t(x), t(x)
+        t2 = tf.make_template("layer", layer)
+        c = t2(x)
+        now = tf.make_template("eager_scope", layer, create_scope_now_=True)
+        d = now(x)
+        return ([a.name, b.name, c.name, d.name] + [v.name for v in tf.global_variables()]
+                + [t.variable_scope_name, now.variable_scope_name, [v.name for v in t.trainable_variables]])
+
+    def script_names():
+        x = tf.placeholder(tf.float32, [2])
+        a = tf.py_func(lambda v: v, [x], tf.float32)
+        b = tf.py_func(lambda v: v, [x], [tf.float32], stateful=False, name="mine")
+        c = tf.numpy_function(lambda v: v, [x], tf.float32)
+        d = tf.py_function(lambda v: v, [x], tf.float32)
+        e = tf.py_func(lambda v: None, [x], [])
+        return [a.name, a.op.type, b[0].name, b[0].op.type, c.name, d.name, d.op.type, e.name, e.type]
+
+    def logging_names():
+        x = tf.placeholder(tf.float32, [2])
+        n = tf.placeholder(tf.int32, [2])
+        return [tf.Assert(True, [n, "text"]).name, tf.Print(x, [x]).name, tf.check_numerics(x, "m").name,
+                tf.verify_tensor_all_finite(x, "m").name, tf.ensure_shape(x, [2]).name,
+                tf.add_check_numerics_ops().name, tf.print(x).name]
+
+    return {"template": template_names, "script_ops": script_names, "logging_ops": logging_names}
+
+
+def print_cases(tf) -> dict:
+    """name -> builder of fetches that print; each is run three times and the printed text compared."""
+    c = tf.constant
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7
+
+    return {
+        "Print_v1": lambda: tf.Print(c(1.0), [c(x), c([True, False]), "s", c(np.float64(2 / 3))], message="m: ",
+                                     summarize=4),
+        "Print_first_n": lambda: tf.Print(c([1, 2]), [c([1, 2])], message="once ", first_n=2),
+        "Print_all": lambda: tf.Print(c(0), [c(np.arange(6).reshape(2, 3))], summarize=-1),
+        "print_v2": lambda: tf.print("x =", c(x), "n", c(7), output_stream=sys.stdout),
+        "print_v2_long": lambda: tf.print(c(np.arange(10)), c(np.arange(30).reshape(6, 5)), sep="|", end="!\n",
+                                          summarize=2),
+        "print_v2_stderr": lambda: tf.print(c(["a", "b"]), c(True), c(1.5), {"k": 1}, summarize=-1),
+    }
+
+
+def _template_twice(tf):
+    t = tf.make_template("bad", lambda x: x * tf.Variable(1.0))
+    t(1.0)
+    return t(2.0)
+
+
 def error_cases(tf) -> dict:
     """name -> builder; the builder raises at build time or returns fetches that fail at run time."""
     c = tf.constant
@@ -294,5 +406,14 @@ def error_cases(tf) -> dict:
                                                              "not finite"),
         "ensure_shape_static": lambda: tf.ensure_shape(c([1, 2, 3]), [2]),
         "ensure_shape_runtime": lambda: tf.ensure_shape(tf.placeholder_with_default([1, 2, 3], None), [2]),
+        "py_func_dtype": lambda: tf.py_func(lambda: np.float64(1.0), [], tf.float32),
+        "py_func_count": lambda: tf.py_func(lambda: (1, 2), [], [tf.int64]),
+        "py_func_raises": lambda: tf.py_func(lambda: int("x"), [], tf.int64),
+        "py_func_stop_iteration": lambda: tf.py_func(lambda: next(iter([])), [], tf.int64),
+        "custom_gradient_new_variable": lambda: tf.custom_gradient(
+            lambda x: (x * tf.get_variable("v", [], initializer=tf.zeros_initializer()), lambda dy: dy))(c(1.0)),
+        "custom_gradient_needs_variables": lambda: tf.custom_gradient(
+            lambda x: (x * tf.Variable(1.0), lambda dy: dy))(c(1.0)),
+        "template_new_trainable": lambda: _template_twice(tf),
         "ensure_shape_rank": lambda: tf.ensure_shape(c([[1, 2]]), [None]),
     }

@@ -19,11 +19,11 @@ from edgelite.ops.shape_checks import shape_error
 from edgelite.ops.tensor_format import summarize_v1, summarize_v2
 
 
-def _create(op_type: str, inputs: list, out_types: list, attrs: dict, scope: str) -> ops.Operation:
+def _create(op_type: str, inputs: list, out_types: list, attrs: dict, name: str) -> ops.Operation:
     """An op whose trailing inputs form a list of mixed dtypes (TF's `T: list(type)`), created directly."""
     g = ops.get_default_graph()
     attrs = dict(attrs, T=[t.dtype.base_dtype for t in inputs[1:]])
-    return g.create_op(op_type, inputs, out_types, name=scope, attrs=attrs)
+    return g.create_op(op_type, inputs, out_types, name=name, attrs=attrs)
 
 
 # ---- Assert -------------------------------------------------------------------------------------------------------
@@ -44,13 +44,16 @@ register_op("Assert", inputs=["condition: bool"], outputs=[], attrs={"summarize"
 def Assert(condition: Any, data: list, summarize: Optional[int] = None,  # noqa: N802 - TF's name
            name: Optional[str] = None) -> ops.Operation:
     """An op that fails with InvalidArgumentError 'assertion failed: [d0] [d1] ...' when condition is False."""
-    with ops.name_scope(name, "Assert", [condition, data]) as scope:
+    with ops.name_scope(name, "Assert", [condition, data]):
         condition = ops.convert_to_tensor(condition, name="Condition")
         if condition.dtype.base_dtype != dtypes.bool:
             raise TypeError(f"Input 'condition' of 'Assert' Op has type {condition.dtype.name} that does not match "
                             "expected type of bool.")
         xs = [ops.convert_to_tensor(x, name=f"data_{i}") for i, x in enumerate(data)]
-        return _create("Assert", [condition] + xs, [], {"summarize": 3 if summarize is None else summarize}, scope)
+        # TF guards asserts on non-int32/string data with a cond and returns its merge op; edgelite runs the Assert
+        # op itself (same failure, same name Assert/Assert)
+        return _create("Assert", [condition] + xs, [], {"summarize": 3 if summarize is None else summarize},
+                       "Assert")
 
 
 # ---- Print (v1) ---------------------------------------------------------------------------------------------------
@@ -154,12 +157,11 @@ def print_v2(*inputs: Any, **kwargs: Any) -> ops.Operation:
             tensors.append(x)
         else:
             parts.append(str(x).replace(placeholder, "{ }"))
-    with ops.name_scope(name, "print") as scope:
-        g = ops.get_default_graph()
-        attrs = {"template": sep.join(parts), "placeholder": placeholder,
-                 "summarize": -1 if summarize is None else summarize, "T": [t.dtype.base_dtype for t in tensors]}
-        text = g.create_op("StringFormat", tensors, [dtypes.string], name="StringFormat", attrs=attrs).outputs[0]
-        return g.create_op("PrintV2", [text], [], name=scope, attrs={"output_stream": stream, "end": end})
+    g = ops.get_default_graph()
+    attrs = {"template": sep.join(parts), "placeholder": placeholder,
+             "summarize": -1 if summarize is None else summarize, "T": [t.dtype.base_dtype for t in tensors]}
+    text = g.create_op("StringFormat", tensors, [dtypes.string], name="StringFormat", attrs=attrs).outputs[0]
+    return g.create_op("PrintV2", [text], [], name=name or "PrintV2", attrs={"output_stream": stream, "end": end})
 
 
 # ---- numerics checks ----------------------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ def summarize_v2(value: np.ndarray, summarize: int, quote_strings: bool = True) 
         idx = list(range(summarize)) + [None] + list(range(n - summarize, n)) if cut else list(range(n))
         if arr.ndim == 1:
             return "[" + " ".join("..." if i is None else element(arr[i]) for i in idx) + "]"
-        sep = "\n" + " " * (depth + 1)
+        sep = "\n" * (arr.ndim - 1) + " " * (depth + 1)
         return "[" + sep.join("..." if i is None else dim(arr[i], depth + 1) for i in idx) + "]"
 
     return dim(value, 0)
