@@ -80,6 +80,8 @@ def serialize(g: ir.Graph) -> bytes:
             table["has_rank"] = True  # an empty shape reads as unknown rank unless marked as a scalar
         if not t.static:
             table["shape_signature"] = list(t.shape)
+        if t.is_variable:
+            table["is_variable"] = True
         if t.is_const:
             data = np.ascontiguousarray(t.data, dtype=t.dtype.newbyteorder("<"))
             table["buffer"] = buffers.add(data.tobytes())

@@ -45,6 +45,7 @@ class Tensor:
     dtype: np.dtype
     data: Optional[np.ndarray] = None
     quant: Optional[QuantParams] = None
+    is_variable: bool = False  # state an operator keeps across invocations (e.g. an LSTM's h and c)
 
     def __post_init__(self) -> None:
         self.shape = tuple(int(d) for d in self.shape)

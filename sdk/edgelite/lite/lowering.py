@@ -38,6 +38,7 @@ class Lowering:
         self.unsupported: dict = {}
         self._emitters = EMITTERS
         self._tensors: dict = {}
+        self._deferred: dict = {}
         self._names: set = set()
 
     # ---- graph boundary ---------------------------------------------------------------------------------
@@ -74,7 +75,17 @@ class Lowering:
         canon = resolved.tensor
         if canon not in self._tensors:
             self._lower(canon.op)
+        if canon not in self._tensors and canon in self._deferred:
+            self._tensors[canon] = self._deferred.pop(canon)()
         return self._tensors[canon]
+
+    def defer(self, t: Any, make: Any) -> None:
+        """Lower output `t` of an already lowered op only if something asks for it: make() -> ir tensor."""
+        self._deferred[t] = make
+
+    def alias(self, t: Any, lt: ir.Tensor) -> None:
+        """Let the SDK tensor `t` be the ir tensor `lt` (an op that only relabels its input)."""
+        self._tensors[t] = lt
 
     def lowered(self, t: Any) -> Optional[ir.Tensor]:
         """The ir tensor already made for an SDK tensor computed on the device, or None (also when the tensor

@@ -1,0 +1,112 @@
+"""dynamic_rnn loops of LSTM cells as TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM.
+
+dynamic_rnn marks its While op with `_fused_lstm` (the cell's variables, forget bias, clips and the
+time-major input) when the cell is a plain BasicLSTMCell/LSTMCell. The While's output list becomes the
+fused op's time-major output, its final h the last step of that output. TF's gate order i, j, f, o
+maps to TFLite's input, cell, forget, output weights ([units, depth], i.e. transposed); forget_bias is
+folded into the forget-gate bias. The state tensors are TFLite variables, starting at zero.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from edgelite.lite import schema
+from edgelite.lite.op_emitters import emitter
+
+
+def _value(b: Any, var: Any) -> Optional[np.ndarray]:
+    return None if var is None else b.const_of(var.value())
+
+
+def _lstm_operands(b: Any, spec: dict, depth: int, name: str) -> Optional[list]:
+    """The 16 weight/bias operands (inputs 1-17 minus the state) or None if a weight is not constant."""
+    kernel, bias = _value(b, spec["kernel"]), _value(b, spec["bias"])
+    if kernel is None or bias is None:
+        return None
+    units = bias.shape[0] // 4
+    i, j, f, o = (slice(k * units, (k + 1) * units) for k in range(4))
+    gates = (i, f, j, o)  # TFLite's input, forget, cell, output order
+    w_in = [b.const(kernel[:depth, g].T, f"{name}/input_to_{n}_weights")
+            for g, n in zip(gates, ("input", "forget", "cell", "output"))]
+    w_rec = [b.const(kernel[depth:, g].T, f"{name}/recurrent_to_{n}_weights")
+             for g, n in zip(gates, ("input", "forget", "cell", "output"))]
+    biases = [bias[i], bias[f] + np.float32(spec["forget_bias"]), bias[j], bias[o]]
+    gate_bias = [b.const(v.astype(np.float32), f"{name}/{n}_gate_bias")
+                 for v, n in zip(biases, ("input", "forget", "cell", "output"))]
+    peep: list = [None, None, None]
+    if spec["peepholes"] is not None:
+        values = [_value(b, v) for v in spec["peepholes"]]
+        if any(v is None for v in values):
+            return None
+        peep = [b.const(v, f"{name}/cell_to_{n}_weights") for v, n in zip(values, ("input", "forget", "output"))]
+    projection = None
+    if spec["projection"] is not None:
+        p = _value(b, spec["projection"])
+        if p is None:
+            return None
+        projection = b.const(p.T, f"{name}/projection_weights")
+    return w_in + w_rec + peep + gate_bias + [projection, None]
+
+
+def _is_zero(b: Any, t: Any) -> bool:
+    v = b.const_of(t)
+    return v is not None and not np.any(v)
+
+
+@emitter("StatelessWhile", "While")
+def _while(b: Any, op: Any) -> None:
+    spec = getattr(op, "_fused_lstm", None)
+    if spec is None:
+        b.unsupported_op(op)
+        return
+    x = b.value(spec["input"])
+    steps, batch, depth = x.shape
+    c0, h0 = spec["initial_state"]
+    if batch < 0 or not (_is_zero(b, c0) and _is_zero(b, h0)):
+        b.unsupported_op(op, "a fused LSTM needs a static batch size and a zero initial state")
+        return
+    operands = _lstm_operands(b, spec, depth, op.name)
+    if operands is None:
+        b.unsupported_op(op, "the LSTM weights must be constant")
+        return
+    projection = operands[15]
+    units = operands[0].shape[0]
+    out_units = projection.shape[0] if projection is not None else units
+    h_state = b.new_tensor(f"{op.name}/output_state", (batch, out_units), np.float32)
+    c_state = b.new_tensor(f"{op.name}/cell_state", (batch, units), np.float32)
+    h_state.is_variable = c_state.is_variable = True
+    out = b.output(op.outputs[1], shape=(steps, batch, out_units), dtype=np.float32)
+    b.emit("UNIDIRECTIONAL_SEQUENCE_LSTM", [x] + operands + [h_state, c_state, None, None, None, None], [out],
+           ("UnidirectionalSequenceLSTMOptions",
+            {"fused_activation_function": schema.ACTIVATIONS["TANH"], "cell_clip": spec["cell_clip"],
+             "proj_clip": spec["proj_clip"], "time_major": True}), op.type)
+    b.defer(op.outputs[3], lambda: _last_step(b, op, out))
+    b.defer(op.outputs[2], lambda: _no_cell_state(b, op))
+
+
+def _last_step(b: Any, op: Any, out: Any) -> Any:
+    """The final h: the fused output at the last time step."""
+    steps, batch, units = out.shape
+    h = b.output(op.outputs[3], shape=(batch, units), dtype=np.float32)
+    b.emit("STRIDED_SLICE", [out, b.const(np.array([-1, 0, 0], np.int32), f"{op.name}/last/begin"),
+                             b.const(np.array([0, 0, 0], np.int32), f"{op.name}/last/end"),
+                             b.const(np.array([1, 1, 1], np.int32), f"{op.name}/last/strides")], [h],
+           ("StridedSliceOptions", {"begin_mask": 0, "end_mask": 6, "shrink_axis_mask": 1}), "StridedSlice")
+    return h
+
+
+def _no_cell_state(b: Any, op: Any) -> Any:
+    b.unsupported.setdefault(f"{op.type} (the final cell state of a fused LSTM is not a TFLite output)",
+                             []).append(op.name)
+    return b.new_tensor(f"{op.name}/c", (1,), np.float32)
+
+
+@emitter("TensorListStack")
+def _tensor_list_stack(b: Any, op: Any) -> None:
+    producer = op.inputs[0].op
+    if getattr(producer, "_fused_lstm", None) is None or op.inputs[0] is not producer.outputs[1]:
+        b.unsupported_op(op)
+        return
+    b.alias(op.outputs[0], b.value(op.inputs[0]))

@@ -1,0 +1,108 @@
+"""dynamic_rnn over plain LSTM cells converts to UNIDIRECTIONAL_SEQUENCE_LSTM: written as TF's converter
+writes the fused op (tf_lstm_tflite.json), running in edgelite and LiteRT within 1e-5 of the SDK."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import edgelite as tf
+from edgelite.lite import schema, schema_reader
+
+TF_FUSED = json.loads((Path(__file__).resolve().parent / "fixtures" / "tf_lstm_tflite.json").read_text())
+BATCH, TIME, DEPTH = 2, 5, 3
+CELLS = {
+    "basic_lstm": lambda: tf.nn.rnn_cell.BasicLSTMCell(4, forget_bias=0.7),
+    "lstm_peephole_clip_projection": lambda: tf.nn.rnn_cell.LSTMCell(5, use_peepholes=True, cell_clip=0.5,
+                                                                     num_proj=3, proj_clip=0.4),
+}
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    """Each test starts from an empty default graph."""
+    with tf.Graph().as_default() as g:
+        yield g
+
+
+def _convert(make_cell, use_last_h=False):
+    x = tf.placeholder(tf.float32, [BATCH, TIME, DEPTH], name="x")
+    out, state = tf.nn.dynamic_rnn(make_cell(), x, dtype=tf.float32)
+    y = tf.identity(state.h if use_last_h else out, name="y")
+    xv = np.random.default_rng(5).uniform(-1, 1, (BATCH, TIME, DEPTH)).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for v in tf.global_variables():  # weights large enough that the clips bite
+            v.load(np.random.default_rng(len(v.name)).uniform(-1, 1, v.shape.as_list()), sess)
+        want = sess.run(y, {x: xv})
+        model = tf.lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
+    return model, xv, want
+
+
+def _run(interpreter, xv):
+    interpreter.allocate_tensors()
+    interpreter.set_tensor(interpreter.get_input_details()[0]["index"], xv)
+    interpreter.invoke()
+    return interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+
+
+def _fused_ops(model):
+    m = schema_reader.read_model(model)
+    graph = m["subgraphs"][0]
+    names = {v: k for k, v in schema.BUILTIN_OPERATORS.items()}
+    found = []
+    for op in graph["operators"]:
+        code = m["operator_codes"][op["opcode_index"]]
+        name = names[schema_reader.builtin_code(code)]
+        if name == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+            inputs = [int(i) for i in op["inputs"]]
+            found.append({"version": code["version"], "num_inputs": len(inputs),
+                          "absent": [k for k, i in enumerate(inputs) if i < 0],
+                          "variables": [k for k, i in enumerate(inputs)
+                                        if i >= 0 and graph["tensors"][i]["is_variable"]]})
+    return [names[schema_reader.builtin_code(m["operator_codes"][op["opcode_index"]])]
+            for op in graph["operators"]], found
+
+
+@pytest.mark.parametrize("cell", sorted(CELLS))
+@pytest.mark.parametrize("use_last_h", [False, True])
+def test_lstm_loop_converts_to_the_fused_op(cell, use_last_h):
+    model, xv, want = _convert(CELLS[cell], use_last_h)
+    names, fused = _fused_ops(model)
+    expected = ["TRANSPOSE", "UNIDIRECTIONAL_SEQUENCE_LSTM"] + (["STRIDED_SLICE"] if use_last_h else ["TRANSPOSE"])
+    assert names == expected
+    tf_op = TF_FUSED["models"]["keras_lstm"][0]
+    assert fused[0]["version"] == tf_op["version"] and fused[0]["num_inputs"] == tf_op["num_inputs"]
+    assert fused[0]["variables"] == tf_op["variable_inputs"]
+    if cell == "basic_lstm":
+        assert fused[0]["absent"] == tf_op["absent_inputs"]
+    else:  # peepholes (9-11) and the projection weights (16) are present
+        assert fused[0]["absent"] == [17, 20, 21, 22, 23]
+    got = _run(tf.lite.Interpreter(model_content=model), xv)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    np.testing.assert_allclose(_run(litert.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-5)
+
+
+def test_state_persists_across_invocations_until_reset():
+    model, xv, want = _convert(CELLS["basic_lstm"])
+    interpreter = tf.lite.Interpreter(model_content=model)
+    first = _run(interpreter, xv)
+    interpreter.invoke()
+    second = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    assert not np.allclose(first, second)
+    interpreter.reset_all_variables()
+    interpreter.invoke()
+    np.testing.assert_allclose(interpreter.get_tensor(interpreter.get_output_details()[0]["index"]), want,
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_loops_that_do_not_fuse_are_reported():
+    x = tf.placeholder(tf.float32, [BATCH, TIME, DEPTH], name="x")
+    out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), x, dtype=tf.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        with pytest.raises(ValueError, match="StatelessWhile"):
+            tf.lite.TFLiteConverter.from_session(sess, [x], [out]).convert()
