@@ -614,3 +614,96 @@ def crop_and_resize_grad_boxes(grads: np.ndarray, image: np.ndarray, boxes: np.n
         else:
             out[:, k_lo] = out[:, k_hi] = (s * 0.5 * (in_size - 1)).sum(axis=1)
     return out.astype(_F)
+
+
+# ------------------------------------------------------------------------- TF2 resize (ScaleAndTranslate)
+
+def _lanczos(radius: float):
+    def k(x: np.ndarray) -> np.ndarray:
+        x = np.abs(x).astype(_F)
+        pi = _F(3.14159265359)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            v = _F(radius) * np.sin(pi * x) * np.sin(pi * x / _F(radius)) / (pi * pi * x * x)
+        return np.where(x > radius, _F(0), np.where(x <= _F(1e-3), _F(1), v)).astype(_F)
+    return k, float(radius)
+
+
+def _gaussian(x: np.ndarray) -> np.ndarray:
+    x = np.abs(x).astype(_F)
+    sigma = _F(1.5) / _F(3.0)
+    return np.where(x >= _F(1.5), _F(0), np.exp(-x * x / (_F(2) * sigma * sigma))).astype(_F)
+
+
+def _triangle(x: np.ndarray) -> np.ndarray:
+    x = np.abs(x).astype(_F)
+    return np.where(x < 1, _F(1) - x, _F(0)).astype(_F)
+
+
+def _keys_cubic(x: np.ndarray) -> np.ndarray:
+    x = np.abs(x).astype(_F)
+    far = ((_F(-0.5) * x + _F(2.5)) * x - _F(4.0)) * x + _F(2.0)
+    near = ((_F(1.5) * x - _F(2.5)) * x) * x + _F(1.0)
+    return np.where(x >= 2, _F(0), np.where(x >= 1, far, near)).astype(_F)
+
+
+def _mitchell_cubic(x: np.ndarray) -> np.ndarray:
+    x = np.abs(x).astype(_F)
+    far = (((_F(-7.0) / _F(18.0)) * x + _F(2.0)) * x - _F(10.0) / _F(3.0)) * x + _F(16.0) / _F(9.0)
+    near = (((_F(7.0) / _F(6.0)) * x - _F(2.0)) * x) * x + _F(8.0) / _F(9.0)
+    return np.where(x >= 2, _F(0), np.where(x >= 1, far, near)).astype(_F)
+
+
+_SAMPLING_KERNELS = {"lanczos3": _lanczos(3), "lanczos5": _lanczos(5), "gaussian": (_gaussian, 1.5),
+                     "triangle": (_triangle, 1.0), "keyscubic": (_keys_cubic, 2.0),
+                     "mitchellcubic": (_mitchell_cubic, 2.0)}
+
+
+def _span_matrix(out_size: int, in_size: int, scale: np.float32, kernel: str, antialias: bool) -> np.ndarray:
+    """[out, in] normalised filter weights of TF's ScaleAndTranslate along one axis (translation 0)."""
+    fn, radius = _SAMPLING_KERNELS[kernel]
+    inv_scale = _F(1.0) / _F(scale)
+    kernel_scale = max(inv_scale, _F(1)) if antialias else _F(1)
+    sample = (np.arange(out_size, dtype=_F) + _F(0.5)) * inv_scale
+    reach = _F(radius) * kernel_scale
+    start = np.clip(np.ceil(sample - reach - _F(0.5)), 0, in_size - 1).astype(np.int64)
+    end = np.clip(np.floor(sample + reach - _F(0.5)), 0, in_size - 1).astype(np.int64) + 1
+    src = np.arange(in_size)
+    inside = (src[None, :] >= start[:, None]) & (src[None, :] < end[:, None])
+    pos = (src[None, :].astype(_F) + _F(0.5) - sample[:, None]) * (_F(1) / kernel_scale)
+    w = np.where(inside, fn(pos), _F(0))
+    total = w.sum(axis=1, dtype=_F, keepdims=True)
+    ok = np.abs(total) >= _F(1000.0) * np.finfo(_F).tiny
+    w = np.where(ok, w * (_F(1) / np.where(ok, total, _F(1))), _F(0))
+    valid = (sample >= 0) & (sample <= in_size)
+    return np.where(valid[:, None], w, _F(0)).astype(_F)
+
+
+def scale_and_translate(images: np.ndarray, size: Sequence[int], kernel: str = "lanczos3",
+                        antialias: bool = True) -> np.ndarray:
+    """TF's ScaleAndTranslate with scale = size / input size and no translation: a separable filter resize
+    (kernels lanczos3, lanczos5, gaussian, triangle, keyscubic, mitchellcubic), widened when antialias
+    is set and the image shrinks. Float32 NHWC (or HWC) result."""
+    if kernel not in _SAMPLING_KERNELS:
+        raise ValueError(f"Unrecognized kernel type: {kernel}")
+    x, single, oh, ow = _resize_args(images, size)
+    ih, iw = x.shape[1:3]
+    rows = _span_matrix(oh, ih, _F(oh) / _F(ih), kernel, antialias)
+    cols = _span_matrix(ow, iw, _F(ow) / _F(iw), kernel, antialias)
+    out = _separable(x, rows, cols)
+    return out[0] if single else out
+
+
+def resize(images: np.ndarray, size: Sequence[int], method: str = "bilinear", antialias: bool = False) -> np.ndarray:
+    """TensorFlow 2's tf.image.resize (half-pixel centres): bilinear, nearest, bicubic, area, lanczos3, lanczos5,
+    gaussian, mitchellcubic; float32 except nearest, which keeps the dtype."""
+    if method == "nearest":
+        return resize_nearest(images, size, half_pixel_centers=True)
+    if method == "area":
+        return resize_area(images, size)
+    if method in ("bilinear", "bicubic") and not antialias:
+        fn = resize_bilinear if method == "bilinear" else resize_bicubic
+        return fn(images, size, half_pixel_centers=True)
+    kernel = {"bilinear": "triangle", "bicubic": "keyscubic"}.get(method, method)
+    if kernel not in _SAMPLING_KERNELS:
+        raise ValueError(f"Resize method is not implemented: {method}")
+    return scale_and_translate(images, size, kernel, antialias)

@@ -348,3 +348,14 @@ CODEC_BUILD_ERRORS = [
     ("random_jpeg_quality_order", lambda tf: tf.image.random_jpeg_quality(tf.zeros([4, 4, 3]), 50, 40)),
     ("random_jpeg_quality_range", lambda tf: tf.image.random_jpeg_quality(tf.zeros([4, 4, 3]), 10, 140)),
 ]
+
+
+# ---- edgelite_runtime.preprocessing.resize against TensorFlow 2's tf.image.resize (eager): (name, method,
+# antialias, input spec, size).
+RESIZE_V2 = [
+    (f"v2_{method}_{'aa' if aa else 'plain'}_{tag}", method, aa, spec, size)
+    for method in ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+    for aa in (False, True)
+    for tag, spec, size in (("down", f32(2, 13, 17, 3), (5, 6)), ("up", f32(1, 4, 5, 2), (9, 7)),
+                            ("u8_mixed", u8(1, 9, 6, 1), (4, 11)))
+]

@@ -13,6 +13,8 @@ import pytest
 
 from edgelite_runtime import preprocessing as pp
 
+from . import cases
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
@@ -86,3 +88,11 @@ def _adjoint_check(build, x_shape, rng):
 def test_gradients_are_adjoint(build):
     rng = np.random.default_rng(zlib.crc32(json.dumps(str(build.__code__.co_consts)).encode()))
     _adjoint_check(build, (2, 4, 5, 3), rng)
+
+
+@pytest.mark.parametrize("name,method,antialias,spec,size", cases.RESIZE_V2, ids=[c[0] for c in cases.RESIZE_V2])
+def test_tf2_resize_matches_tensorflow(name, method, antialias, spec, size, arrays):
+    want = arrays[f"v2/{name}/out"]
+    got = pp.resize(arrays[f"v2/{name}/in"], size, method=method, antialias=antialias)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * max(1.0, float(np.abs(want).max())))
