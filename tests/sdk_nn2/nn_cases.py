@@ -95,7 +95,58 @@ OP_CASES += [
     ("max_pool1d", lambda tf, x: tf.nn.max_pool1d(x, [2], [1, 2, 1], "VALID"), [_f(2, 7, 3)]),
 ]
 
-LRN_CASES = [
+OP_CASES += [
+    ("conv3d_valid", lambda tf, x, w: tf.nn.conv3d(x, w, [1, 1, 2, 1, 1], "VALID"), [_f(2, 4, 5, 4, 2), _f(2, 3, 2, 2, 3)]),
+    ("conv3d_strided_same", lambda tf, x, w: tf.nn.conv3d(x, w, [1, 2, 2, 3, 1], "SAME"),
+     [_f(1, 5, 4, 7, 3), _f(3, 2, 3, 3, 2)]),
+    ("conv3d_transpose", lambda tf, x, w: tf.nn.conv3d_transpose(x, w, [2, 5, 6, 4, 2], [1, 2, 2, 1, 1], "SAME"),
+     [_f(2, 3, 3, 4, 3), _f(2, 3, 2, 2, 3)]),
+    ("conv3d_transpose_valid", lambda tf, x, w: tf.nn.conv3d_transpose(x, w, [1, 5, 5, 4, 2], [1, 2, 2, 1, 1],
+                                                                        "VALID"),
+     [_f(1, 2, 2, 3, 3), _f(2, 2, 2, 2, 3)]),
+    ("conv3d_backprop_filter", lambda tf, x, dy: tf.nn.conv3d_backprop_filter(x, [2, 2, 2, 2, 3], dy,
+                                                                              [1, 1, 1, 1, 1], "VALID"),
+     [_f(1, 3, 4, 3, 2), _f(1, 2, 3, 2, 3)]),
+    ("conv3d_backprop_filter_v2", lambda tf, x, dy: tf.nn.conv3d_backprop_filter_v2(x, [3, 2, 2, 2, 3], dy,
+                                                                                    [1, 2, 1, 1, 1], "SAME"),
+     [_f(1, 4, 4, 3, 2), _f(1, 2, 4, 3, 3)]),
+    ("max_pool_v2_1d", lambda tf, x: tf.nn.max_pool_v2(x, 2, 2, "SAME"), [_f(2, 7, 3)]),
+    ("max_pool_v2_2d", lambda tf, x: tf.nn.max_pool_v2(x, [2, 3], [2, 1], "VALID"), [_f(2, 5, 6, 3)]),
+    ("avg_pool_v2_2d", lambda tf, x: tf.nn.avg_pool_v2(x, 3, 2, "SAME"), [_f(1, 5, 5, 2)]),
+    ("convolution_1d", lambda tf, x, w: tf.nn.convolution(x, w, "SAME", strides=[2]), [_f(2, 9, 3), _f(3, 3, 4)]),
+    ("convolution_2d_dilated", lambda tf, x, w: tf.nn.convolution(x, w, "VALID", dilation_rate=[2, 1]),
+     [_f(1, 7, 6, 2), _f(2, 3, 2, 3)]),
+    ("convolution_3d", lambda tf, x, w: tf.nn.convolution(x, w, "SAME", dilations=2), [_f(1, 5, 5, 4, 2),
+                                                                                         _f(2, 2, 2, 2, 2)]),
+    ("conv1d_transpose", lambda tf, x, w: tf.nn.conv1d_transpose(x, w, [2, 9, 2], 2, "SAME"),
+     [_f(2, 5, 3), _f(3, 2, 3)]),
+    ("conv_transpose_1d_valid", lambda tf, x, w: tf.nn.conv_transpose(x, w, [1, 8, 2], [3], "VALID"),
+     [_f(1, 2, 3), _f(3, 2, 3)]),
+    ("conv_transpose_2d", lambda tf, x, w: tf.nn.conv_transpose(x, w, [1, 6, 5, 2], 2, "SAME"),
+     [_f(1, 3, 3, 4), _f(3, 3, 2, 4)]),
+    ("conv_transpose_3d", lambda tf, x, w: tf.nn.conv_transpose(x, w, [1, 4, 4, 3, 2], [2, 2, 1], "SAME"),
+     [_f(1, 2, 2, 3, 3), _f(2, 2, 2, 2, 3)]),
+    ("atrous_conv2d_transpose_same", lambda tf, x, w: tf.nn.atrous_conv2d_transpose(x, w, [2, 6, 7, 2], 2, "SAME"),
+     [_f(2, 6, 7, 3), _f(3, 2, 2, 3)]),
+    ("atrous_conv2d_transpose_valid", lambda tf, x, w: tf.nn.atrous_conv2d_transpose(x, w, [1, 8, 7, 2], 3,
+                                                                                      "VALID"),
+     [_f(1, 2, 4, 3), _f(3, 2, 2, 3)]),
+    ("atrous_conv2d_transpose_rate1", lambda tf, x, w: tf.nn.atrous_conv2d_transpose(x, w, [1, 4, 4, 2], 1,
+                                                                                      "SAME"),
+     [_f(1, 4, 4, 3), _f(2, 2, 2, 3)]),
+    ("depthwise_backprop_input", lambda tf, w, dy: tf.nn.depthwise_conv2d_native_backprop_input(
+        [1, 5, 5, 2], w, dy, [1, 2, 2, 1], "SAME"), [_f(3, 3, 2, 2), _f(1, 3, 3, 4)]),
+    ("depthwise_backprop_filter", lambda tf, x, dy: tf.nn.depthwise_conv2d_backprop_filter(
+        x, [2, 2, 2, 3], dy, [1, 1, 1, 1], "VALID"), [_f(1, 4, 4, 2), _f(1, 3, 3, 6)]),
+]
+
+# float32 only: TensorFlow's LRN and 3-D pooling kernels take half/bfloat16/float32
+F32_CASES = [
+    ("max_pool3d", lambda tf, x: tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [_f(2, 5, 4, 5, 3)]),
+    ("max_pool3d_valid", lambda tf, x: tf.nn.max_pool3d(x, 2, 1, "VALID"), [_f(1, 3, 4, 3, 2)]),
+    ("avg_pool3d", lambda tf, x: tf.nn.avg_pool3d(x, [1, 3, 2, 2, 1], [1, 2, 2, 1, 1], "SAME"), [_f(2, 5, 4, 3, 2)]),
+    ("avg_pool3d_valid", lambda tf, x: tf.nn.avg_pool3d(x, [2, 2, 3], [1, 1, 2], "VALID"), [_f(1, 4, 3, 6, 2)]),
+    ("avg_pool_v2_3d", lambda tf, x: tf.nn.avg_pool_v2(x, 2, 2, "SAME"), [_f(1, 3, 5, 4, 2)]),
     ("lrn", lambda tf, x: tf.nn.lrn(x), [_f(2, 3, 2, 7)]),
     ("local_response_normalization", lambda tf, x: tf.nn.local_response_normalization(
         x, depth_radius=2, bias=0.5, alpha=0.3, beta=0.75), [_f(1, 2, 3, 6, lo=-2, hi=2)]),
@@ -120,6 +171,18 @@ ERROR_CASES = [
     ("average_loss_float_batch", False, lambda tf: tf.nn.compute_average_loss(tf.ones([3]),
                                                                                global_batch_size=2.0)),
     ("average_loss_zero_batch", False, lambda tf: tf.nn.compute_average_loss(tf.ones([3]), global_batch_size=0)),
+    ("conv3d_channels", False, lambda tf: tf.nn.conv3d(tf.zeros([1, 3, 3, 3, 2]), tf.zeros([2, 2, 2, 3, 4]),
+                                                        [1, 1, 1, 1, 1], "VALID")),
+    ("conv3d_rank", False, lambda tf: tf.nn.conv3d(tf.zeros([1, 3, 3, 2]), tf.zeros([2, 2, 2, 2, 4]),
+                                                    [1, 1, 1, 1, 1], "VALID")),
+    ("max_pool3d_rank", False, lambda tf: tf.nn.max_pool3d(tf.zeros([1, 3, 3, 2]), 2, 1, "VALID")),
+    ("pool_v2_rank", False, lambda tf: tf.nn.max_pool_v2(tf.zeros([3, 2]), 2, 1, "VALID")),
+    ("convolution_rank", False, lambda tf: tf.nn.convolution(tf.zeros([3, 2]), tf.zeros([2, 2]), "VALID")),
+    ("conv_transpose_length", False, lambda tf: tf.nn.conv_transpose(tf.zeros([1, 2]), tf.zeros([2, 2]), [1, 2],
+                                                                       1)),
+    ("atrous_transpose_rate", False, lambda tf: tf.nn.atrous_conv2d_transpose(
+        tf.zeros([1, 4, 4, 3]), tf.zeros([2, 2, 2, 3]), [1, 4, 4, 2], 0, "SAME")),
+    ("pool_v2_sequence", False, lambda tf: tf.nn.avg_pool_v2(tf.zeros([1, 4, 4, 2]), [2, 2, 2], 1, "VALID")),
     ("sampler_int32_classes", False, lambda tf: tf.nn.uniform_candidate_sampler(
         tf.constant([[1, 2]], tf.int32), 2, 5, True, 6)),
 ]

@@ -40,3 +40,31 @@ def test_lrn_grad_kernel_matches_finite_differences():
         numeric = np.sum(dy * (lrn_ops._lrn_kernel(ctx, x + eps * v) - lrn_ops._lrn_kernel(ctx, x - eps * v))) \
             / (2 * eps)
         np.testing.assert_allclose(np.sum(analytic * v), numeric, rtol=1e-6)
+
+
+def test_conv3d_and_transpose_gradients():
+    rng = np.random.default_rng(4)
+    check_gradients(lambda x, w: tf.nn.conv3d(x, w, [1, 2, 1, 1, 1], "SAME", dilations=[1, 1, 2, 1, 1]),
+                    [rng.normal(size=(1, 4, 5, 3, 2)), rng.normal(size=(2, 2, 2, 2, 3))], rng)
+    check_gradients(lambda x, w: tf.nn.conv3d_transpose(x, w, [1, 4, 3, 3, 2], [1, 2, 1, 1, 1], "VALID"),
+                    [rng.normal(size=(1, 2, 2, 2, 3)), rng.normal(size=(2, 2, 2, 2, 3))], rng)
+
+
+def test_conv3d_and_pool3d_channels_first_match_channels_last():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(2, 4, 5, 3, 2)).astype(np.float32)
+    w = rng.normal(size=(2, 3, 2, 2, 3)).astype(np.float32)
+    first = (0, 4, 1, 2, 3)
+    with tf.Graph().as_default():
+        last = [tf.nn.conv3d(x, w, [1, 1, 2, 1, 1], "SAME"), tf.nn.max_pool3d(x, 2, [1, 2, 1], "SAME"),
+                tf.nn.avg_pool3d(x, [2, 3, 2], 1, "VALID")]
+        xf = np.transpose(x, first)
+        chan_first = [tf.nn.conv3d(xf, w, [1, 1, 1, 2, 1], "SAME", data_format="NCDHW"),
+                      tf.nn.max_pool3d(xf, 2, [1, 2, 1], "SAME", data_format="NCDHW"),
+                      tf.nn.avg_pool3d(xf, [2, 3, 2], 1, "VALID", data_format="NCDHW")]
+        for a, b in zip(last, chan_first):
+            assert np.transpose(np.zeros(a.shape.as_list()), first).shape == tuple(b.shape.as_list())
+        with tf.Session() as sess:
+            got_last, got_first = sess.run([last, chan_first])
+    for a, b in zip(got_last, got_first):
+        np.testing.assert_allclose(np.transpose(a, first), b, rtol=1e-5, atol=1e-6)

@@ -20,7 +20,7 @@ def _close(actual, expected, what):
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol * scale, err_msg=what)
 
 
-CASES = [(c, np.float32) for c in nn_cases.OP_CASES + nn_cases.LRN_CASES] + \
+CASES = [(c, np.float32) for c in nn_cases.OP_CASES + nn_cases.F32_CASES] + \
     [(c, np.float64) for c in nn_cases.OP_CASES]
 
 

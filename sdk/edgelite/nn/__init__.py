@@ -7,6 +7,13 @@ from .candidate_sampling_ops import (  # noqa: F401
     learned_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
 from .composite_ops import atrous_conv2d, conv1d, crelu, relu_layer, silu, swish  # noqa: F401
+from .conv3d_ops import conv3d, conv3d_backprop_filter, conv3d_backprop_filter_v2, conv3d_transpose  # noqa: F401
+from .conv_dispatch import (  # noqa: F401
+    atrous_conv2d_transpose, avg_pool_v2, conv1d_transpose, conv_transpose, convolution,
+    depthwise_conv2d_native_backprop_filter, depthwise_conv2d_native_backprop_input, max_pool_v2,
+)
+from .conv_dispatch import depthwise_conv2d_native_backprop_filter as depthwise_conv2d_backprop_filter  # noqa
+from .conv_dispatch import depthwise_conv2d_native_backprop_input as depthwise_conv2d_backprop_input  # noqa
 from .conv_ops import (  # noqa: F401
     conv2d, conv2d_backprop_filter, conv2d_backprop_input, conv2d_transpose, depthwise_conv2d,
     depthwise_conv2d_native, separable_conv2d,
@@ -19,6 +26,7 @@ from .normalization_ops import (  # noqa: F401
 )
 from .dropout import dropout  # noqa: F401
 from .embedding_ops import embedding_lookup  # noqa: F401
+from .pool3d_ops import avg_pool3d, max_pool3d  # noqa: F401
 from .pooling_1d import avg_pool1d, max_pool1d  # noqa: F401
 from .embedding_sparse_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse  # noqa: F401
 from .pooling_ops import avg_pool, max_pool  # noqa: F401
