@@ -178,6 +178,9 @@ from edgelite import io  # noqa: F401,E402
 from edgelite import io as python_io  # noqa: F401,E402
 from edgelite.io import gfile  # noqa: F401,E402
 from edgelite import image  # noqa: F401,E402
+# ---- images: the tf.image functions TF1 also exports at the top level -------------------------------
+from edgelite.image.distort_ops import random_crop  # noqa: F401,E402
+from edgelite.image.patch_ops import extract_image_patches  # noqa: F401,E402
 from edgelite.framework.compat_switches import (  # noqa: F401,E402
     disable_control_flow_v2, disable_eager_execution, disable_resource_variables, disable_v2_behavior,
 )

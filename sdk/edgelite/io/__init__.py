@@ -17,6 +17,11 @@ from .readers import (  # noqa: F401
 from .tf_record import (  # noqa: F401
     TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator,
 )
+# the image codecs, which TF exports under tf.io as well as tf.image
+from edgelite.image.codec_ops import (  # noqa: F401,E402
+    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png,
+    extract_jpeg_shape, is_jpeg,
+)
 
 
 def __getattr__(name: str):  # noqa: ANN202 - lazy: train.input imports this package
