@@ -66,6 +66,16 @@ from edgelite.ops.sparse_math_ops import (  # noqa: F401
     sparse_reduce_sum, sparse_reduce_sum_sparse, sparse_softmax, sparse_tensor_dense_matmul,
 )
 from edgelite.ops.sparse_indicator_ops import sparse_mask, sparse_merge, sparse_to_indicator  # noqa: F401
+
+# ---- string tensors ------------------------------------------------------------------------------
+from edgelite.ops.string_ops import (  # noqa: F401
+    regex_replace, string_join, string_strip, substr,
+)
+from edgelite.ops.string_convert_ops import (  # noqa: F401
+    as_string, string_to_hash_bucket, string_to_hash_bucket_fast, string_to_hash_bucket_strong, string_to_number,
+)
+from edgelite.ops.string_split_ops import reduce_join, string_split  # noqa: F401
+from edgelite import strings  # noqa: F401,E402
 from edgelite import sparse  # noqa: F401,E402
 
 # ---- control flow ------------------------------------------------------------------------------
