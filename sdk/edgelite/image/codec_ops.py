@@ -11,6 +11,7 @@ from edgelite.framework import ops
 from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.tensor_util import constant_value
 from edgelite.ops import math_ops, random_ops
+from edgelite.ops import string_ops  # noqa: F401 - registers Substr, which the format sniffing below uses
 
 from . import codec_kernels as ck
 from .color_ops import convert_image_dtype
@@ -142,19 +143,8 @@ register_op("EncodePng", inputs=["image: T"], outputs=["contents: string"], attr
             shape_fn=_encoded_shape, allowed_dtypes={"T": [dtypes.uint8, dtypes.uint16]})
 
 
-def _substr(ctx: Any, values: Any, pos: Any, length: Any) -> Any:
-    p, n = int(pos), int(length)
-    flat = [ck.as_bytes(np.asarray(v)) for v in np.asarray(values, dtype=object).reshape(-1)]
-    if any(p < 0 or p > len(v) for v in flat):
-        raise ck._invalid(f"pos {p} out of range for string")
-    return np.asarray([v[p:p + n] for v in flat] + [b""], dtype=object)[:-1].reshape(np.shape(values))
-
-
-register_op("Substr", inputs=["input: string", "pos: T", "len: T"], outputs=["output: string"],
-            attrs={"T": dtypes.int32, "unit": "BYTE"}, kernel=_substr, shape_fn=common_shapes.unchanged_shape,
-            allowed_dtypes={"T": [dtypes.int32, dtypes.int64]})
 for _name in ("DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeGif", "DecodeBmp", "DecodeImage",
-              "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "EncodePng", "Substr"):
+              "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "EncodePng"):
     ops.NoGradient(_name)
 
 
