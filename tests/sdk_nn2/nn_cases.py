@@ -140,6 +140,19 @@ OP_CASES += [
         x, [2, 2, 2, 3], dy, [1, 1, 1, 1], "VALID"), [_f(1, 4, 4, 2), _f(1, 3, 3, 6)]),
 ]
 
+OP_CASES += [
+    ("max_pool_with_argmax", lambda tf, x: list(tf.nn.max_pool_with_argmax(x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")),
+     [_f(2, 5, 4, 3)]),
+    ("max_pool_with_argmax_batch", lambda tf, x: list(tf.nn.max_pool_with_argmax(
+        x, [1, 3, 2, 1], [1, 1, 2, 1], "VALID", include_batch_in_index=True)), [_f(2, 5, 4, 3)]),
+    ("dilation2d_same", lambda tf, x, w: tf.nn.dilation2d(x, w, [1, 1, 1, 1], [1, 1, 1, 1], "SAME"),
+     [_f(2, 5, 4, 3), _f(2, 3, 3)]),
+    ("dilation2d_strided_rates", lambda tf, x, w: tf.nn.dilation2d(x, w, [1, 2, 1, 1], [1, 2, 2, 1], "VALID"),
+     [_f(1, 7, 6, 2), _f(2, 2, 2)]),
+    ("erosion2d", lambda tf, x, w: tf.nn.erosion2d(x, w, [1, 1, 2, 1], [1, 1, 1, 1], "SAME"),
+     [_f(2, 4, 5, 2), _f(3, 2, 2)]),
+]
+
 # float32 only: TensorFlow's LRN and 3-D pooling kernels take half/bfloat16/float32
 F32_CASES = [
     ("max_pool3d", lambda tf, x: tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [_f(2, 5, 4, 5, 3)]),
@@ -183,6 +196,10 @@ ERROR_CASES = [
     ("atrous_transpose_rate", False, lambda tf: tf.nn.atrous_conv2d_transpose(
         tf.zeros([1, 4, 4, 3]), tf.zeros([2, 2, 2, 3]), [1, 4, 4, 2], 0, "SAME")),
     ("pool_v2_sequence", False, lambda tf: tf.nn.avg_pool_v2(tf.zeros([1, 4, 4, 2]), [2, 2, 2], 1, "VALID")),
+    ("argmax_pool_nchw", False, lambda tf: tf.nn.max_pool_with_argmax(tf.zeros([1, 2, 4, 4]), [1, 1, 2, 2],
+                                                                        [1, 1, 2, 2], "SAME", data_format="NCHW")),
+    ("dilation2d_filter_rank", False, lambda tf: tf.nn.dilation2d(tf.zeros([1, 4, 4, 2]), tf.zeros([2, 2]),
+                                                                   [1, 1, 1, 1], [1, 1, 1, 1], "SAME")),
     ("sampler_int32_classes", False, lambda tf: tf.nn.uniform_candidate_sampler(
         tf.constant([[1, 2]], tf.int32), 2, 5, True, 6)),
 ]

@@ -68,3 +68,19 @@ def test_conv3d_and_pool3d_channels_first_match_channels_last():
             got_last, got_first = sess.run([last, chan_first])
     for a, b in zip(got_last, got_first):
         np.testing.assert_allclose(np.transpose(a, first), b, rtol=1e-5, atol=1e-6)
+
+
+def test_morphology_and_argmax_pool_gradients():
+    rng = np.random.default_rng(6)
+    check_gradients(lambda x, w: tf.nn.dilation2d(x, w, [1, 2, 1, 1], [1, 1, 2, 1], "SAME"),
+                    [rng.normal(size=(1, 5, 6, 2)), rng.normal(size=(2, 2, 2))], rng)
+    check_gradients(lambda x, w: tf.nn.erosion2d(x, w, [1, 1, 1, 1], [1, 1, 1, 1], "VALID"),
+                    [rng.normal(size=(1, 4, 4, 2)), rng.normal(size=(2, 3, 2))], rng)
+    check_gradients(lambda x: tf.nn.max_pool_with_argmax(x, [1, 2, 2, 1], [1, 1, 2, 1], "SAME").output,
+                    [rng.normal(size=(2, 4, 5, 2))], rng)
+
+
+def test_argmax_output_dtype():
+    with tf.Graph().as_default():
+        out = tf.nn.max_pool_with_argmax(np.zeros((1, 4, 4, 1), np.float32), 2, 2, "SAME", output_dtype=tf.int32)
+        assert out.argmax.dtype == tf.int32 and out.output.shape.as_list() == [1, 2, 2, 1]
