@@ -11,7 +11,9 @@ from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-from tf1core_cases import PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS  # noqa: E402
+from tf1core_cases import (  # noqa: E402
+    CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS,
+)
 
 
 def protos(tf) -> dict:
@@ -32,11 +34,24 @@ def schedules(tf) -> dict:
     return out
 
 
+def constant_step_schedules(tf) -> dict:
+    """The schedules of CONSTANT_STEP_CASES with each step of CONSTANT_STEPS given as a Python int."""
+    out = {}
+    for name in CONSTANT_STEP_CASES:
+        graph = tf.Graph()
+        with graph.as_default():
+            rates = [SCHEDULE_CASES[name](tf, step) for step in CONSTANT_STEPS]
+            with tf.Session() as sess:
+                out[name] = [float(v) for v in sess.run(rates)]
+    return out
+
+
 def main() -> None:
     import tensorflow.compat.v1 as tf
 
     tf.disable_v2_behavior()
-    record = {"tensorflow": tf.VERSION, "protos": protos(tf), "schedules": schedules(tf)}
+    record = {"tensorflow": tf.VERSION, "protos": protos(tf), "schedules": schedules(tf),
+              "constant_step_schedules": constant_step_schedules(tf)}
     out = Path(__file__).resolve().parent / "tf_fixtures.json"
     out.write_text(json.dumps(record, indent=0, sort_keys=True) + "\n")
 

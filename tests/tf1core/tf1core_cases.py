@@ -56,3 +56,8 @@ SCHEDULE_CASES = {
         tf.constant(0.1, tf.float64), s, 30, 0.96),
     "polynomial_long": lambda tf, s: tf.train.polynomial_decay(1.0, s, 200, 1e-4, power=1.0),
 }
+
+# Steps given as Python ints: TensorFlow folds the whole formula with exact divisions (180 / 60 = 3 here).
+CONSTANT_STEPS = [0, 14, 38, 110, 180]
+CONSTANT_STEP_CASES = ["exponential", "inverse_time", "polynomial_sqrt", "polynomial_cycle", "cosine_alpha",
+                       "cosine_restarts_mul", "linear_cosine_beta"]

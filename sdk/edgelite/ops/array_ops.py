@@ -674,6 +674,17 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     return out
 
 
+def _python_index(s: Any) -> Any:
+    """NumPy integer scalars (x[np.int64(0)], x[np.int32(1):]) as Python ints, so every bound packs to one
+    index dtype, as TensorFlow accepts them."""
+    if isinstance(s, np.integer):
+        return int(s)
+    if isinstance(s, builtin_slice):
+        parts = [int(p) if isinstance(p, np.integer) else p for p in (s.start, s.stop, s.step)]
+        return builtin_slice(*parts)
+    return s
+
+
 def _slice_helper(tensor: Any, slice_spec: Any, var: Any = None) -> ops.Tensor:
     """tensor[slice_spec] as a StridedSlice (TF's Tensor.__getitem__)."""
     if isinstance(slice_spec, (bool, np.bool_)) or \
@@ -681,6 +692,7 @@ def _slice_helper(tensor: Any, slice_spec: Any, var: Any = None) -> ops.Tensor:
         raise TypeError("Boolean masks are not supported as tensor indices; use tf.boolean_mask")
     if not isinstance(slice_spec, (list, tuple)):
         slice_spec = [slice_spec]
+    slice_spec = [_python_index(s) for s in slice_spec]
     begin, end, strides = [], [], []
     bm = em = elm = nam = sam = 0
     for i, s in enumerate(slice_spec):

@@ -125,25 +125,27 @@ def _softplus(x: ops.Tensor) -> ops.Tensor:
 
 
 # ---- elementwise binary -------------------------------------------------------------------------------
-def _int_div_check(y: np.ndarray) -> None:
-    if y.dtype.kind in "iu" and (y == 0).any():
+def _int_div_check(x: np.ndarray, y: np.ndarray) -> None:
+    # Only a division actually performed fails: with an empty result (e.g. the axes of a scalar's reduction
+    # taken modulo its rank 0 in reduce_sum's gradient) TensorFlow computes nothing and raises nothing.
+    if y.dtype.kind in "iu" and (y == 0).any() and np.broadcast(x, y).size:
         raise errors.InvalidArgumentError(None, None, "Integer division by zero")
 
 
 def _floordiv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    _int_div_check(y)
+    _int_div_check(x, y)
     if x.dtype.kind == "f":
         return np.floor(x / y)
     return np.floor_divide(x, y)
 
 
 def _floormod(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    _int_div_check(y)
+    _int_div_check(x, y)
     return np.mod(x, y)
 
 
 def _truncdiv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    _int_div_check(y)
+    _int_div_check(x, y)
     q = np.abs(x) // np.abs(y)
     return np.where((x < 0) != (y < 0), -q, q).astype(x.dtype)
 

@@ -5,12 +5,14 @@ SUMMARIES collection so merge_all() can gather it, and use the op's name scope a
 """
 from __future__ import annotations
 
+import re
 from typing import Any, List, Optional
 
 import numpy as np
 
 from edgelite.framework import errors, ops
 from edgelite.framework.op_def_registry import register_op
+from edgelite import tf_logging
 
 from . import values as sv
 from .protos import SummaryMetadata
@@ -98,8 +100,25 @@ def _collect(op: Any, collections: Optional[List[str]]) -> None:
         ops.add_to_collection(key, op)
 
 
+_INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w.]")
+
+
+def clean_tag(name: Optional[str]) -> Optional[str]:
+    """The summary name with characters a node name cannot hold replaced by '_' and leading '/' dropped.
+
+    TensorFlow accepts names such as a variable's "W1:0" this way (logging the change) rather than failing.
+    """
+    if name is None:
+        return None
+    new_name = _INVALID_TAG_CHARACTERS.sub("_", name).lstrip("/")
+    if new_name != name:
+        tf_logging.info("Summary name %s is illegal; using %s instead." % (name, new_name))
+    return new_name
+
+
 def _tag_scope(name: str, family: Optional[str]):
     """The name scope whose name (without trailing '/') is the summary tag, as in TensorFlow v1."""
+    name, family = clean_tag(name), clean_tag(family)
     scope_name = f"{family}/{name}" if family else name
     return ops.name_scope(scope_name)
 
@@ -138,7 +157,7 @@ def text(name: str, tensor: Any, collections: Optional[List[str]] = None) -> Any
     if t.dtype.base_dtype.name != "string":
         raise ValueError(f"Expected tensor {t.name} to have dtype string, got {t.dtype}")
     metadata = SummaryMetadata(plugin_data=SummaryMetadata.PluginData(plugin_name="text")).SerializeToString()
-    with ops.name_scope(name) as scope:
+    with ops.name_scope(clean_tag(name)) as scope:
         out = ops.apply_op("TensorSummaryV2", [scope.rstrip("/"), t, metadata], name=scope)
     _collect(out, collections)
     return out

@@ -9,7 +9,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from edgelite.framework import dtypes, ops
+from edgelite.framework import dtypes, ops, tensor_util
 from edgelite.framework.op_def_registry import register_op
 
 from . import schedule_math as sm
@@ -22,7 +22,7 @@ def _decay_kernel(ctx: Any, learning_rate: np.ndarray, step: np.ndarray) -> np.n
     fn = attrs["schedule"]
     params = dict(zip(attrs["param_names"], attrs["param_values"]))
     dtype = np.asarray(learning_rate).dtype
-    kwargs = dict(params, learning_rate=learning_rate.item(), dtype=dtype)
+    kwargs = dict(params, learning_rate=learning_rate.item(), dtype=dtype, folded=bool(attrs["folded"]))
     if fn == "noisy_linear_cosine_decay":
         kwargs["rng"] = ctx.rng
     for flag in ("staircase", "cycle"):
@@ -32,10 +32,11 @@ def _decay_kernel(ctx: Any, learning_rate: np.ndarray, step: np.ndarray) -> np.n
 
 
 register_op("LearningRateDecay", inputs=["learning_rate: T", "global_step: Tstep"], outputs=["decayed: T"],
-            attrs={"schedule": "", "param_names": [], "param_values": []}, kernel=_decay_kernel, shape_fn=_SCALAR,
+            attrs={"schedule": "", "param_names": [], "param_values": [], "folded": False}, kernel=_decay_kernel,
+            shape_fn=_SCALAR,
             stateful=False)
 register_op("NoisyLearningRateDecay", inputs=["learning_rate: T", "global_step: Tstep"], outputs=["decayed: T"],
-            attrs={"schedule": "", "param_names": [], "param_values": [], "seed": 0, "seed2": 0},
+            attrs={"schedule": "", "param_names": [], "param_values": [], "folded": False, "seed": 0, "seed2": 0},
             kernel=_decay_kernel, shape_fn=_SCALAR, stateful=True)
 
 
@@ -48,8 +49,11 @@ def _schedule(fn: str, default_name: str, learning_rate: Any, global_step: Any, 
     op_type = "NoisyLearningRateDecay" if fn == "noisy_linear_cosine_decay" else "LearningRateDecay"
     with ops.name_scope(name, default_name, [learning_rate, global_step]) as scope:
         lr = ops.convert_to_tensor(learning_rate, name="learning_rate")
-        return ops.apply_op(op_type, [lr, global_step],
-                            attrs={"schedule": fn, "param_names": names, "param_values": values}, name=scope)
+        step = ops.convert_to_tensor(global_step)
+        # A constant step makes TensorFlow fold the whole formula with exact divisions (see schedule_math).
+        folded = tensor_util.constant_value(step) is not None
+        return ops.apply_op(op_type, [lr, step], attrs={"schedule": fn, "param_names": names,
+                                                        "param_values": values, "folded": folded}, name=scope)
 
 
 def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: int, decay_rate: float,

@@ -1,6 +1,7 @@
 """Optimizer: the base class of every training rule (compute_gradients, apply_gradients, minimize, slots)."""
 from __future__ import annotations
 
+import collections.abc
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
@@ -265,7 +266,11 @@ class Optimizer:
 
 
 def _flatten(items: Any) -> Iterable[Any]:
-    if isinstance(items, (list, tuple)):
+    """The leaves of a var_list nest, as tf.nest.flatten finds them: lists, tuples, dict views (so
+    `var_list=weights.values()` works) and dicts (values in key order)."""
+    if isinstance(items, dict):
+        items = [items[key] for key in sorted(items)]
+    if isinstance(items, (list, tuple, collections.abc.MappingView)):
         for item in items:
             yield from _flatten(item)
     else:

@@ -120,6 +120,18 @@ def _global_step_value(sess: Any, global_step: Any) -> int:
     return int(np.asarray(sess.run(global_step)))
 
 
+def _create_checkpoint_dir(save_dir: str, save_path: str, sharded: bool) -> None:
+    """Create the missing directory of a checkpoint prefix the way TensorFlow's save op does.
+
+    The unsharded SaveV2 kernel makes the prefix's own directory (one level, not its parents); the sharded
+    save first writes into a temporary directory beside the prefix, so it needs the directory to exist.
+    """
+    parent = os.path.dirname(os.path.normpath(save_dir))
+    if sharded or (parent and not os.path.isdir(parent)):
+        raise ValueError("Parent directory of {} doesn't exist, can't save.".format(save_path))
+    os.makedirs(save_dir, exist_ok=True)
+
+
 class Saver:
     """Saves and restores variables by name; keeps the newest `max_to_keep` checkpoints and the state file."""
 
@@ -341,7 +353,7 @@ class Saver:
         save_dir = os.path.dirname(save_path)
         if not self._is_empty:
             if save_dir and not os.path.isdir(save_dir):
-                raise ValueError("Parent directory of {} doesn't exist, can't save.".format(save_path))
+                _create_checkpoint_dir(save_dir, save_path, self._sharded)
             if self._imported_def is not None:
                 written = sess.run(self.saver_def.save_tensor_name,
                                    {self.saver_def.filename_tensor_name: checkpoint_file})
