@@ -55,16 +55,16 @@ b_fc2 = bias_variable([10])
 y_conv = tf.matmul(h_fc1_drop, W_fc2) + b_fc2
 
 cross_entropy = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y_, logits=y_conv))
-train_step = tf.train.AdamOptimizer(1e-3).minimize(cross_entropy)
+train_step = tf.train.AdamOptimizer(2e-3).minimize(cross_entropy)
 accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(y_conv, 1), y_), tf.float32))
 
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
-    for step in range(400):
+    for step in range(200):
         idx = rng.randint(0, len(x_train), 50)
         # keep_prob 1.0 keeps the run deterministic, so both frameworks follow the same trajectory
         sess.run(train_step, feed_dict={x: x_train[idx], y_: y_train[idx], keep_prob: 1.0})
-        if step % 100 == 0:
+        if step % 50 == 0:
             train_accuracy = sess.run(accuracy, feed_dict={x: x_train[idx], y_: y_train[idx], keep_prob: 1.0})
             print("step %d, training accuracy %g" % (step, train_accuracy))
     test_accuracy = sess.run(accuracy, feed_dict={x: x_test, y_: y_test, keep_prob: 1.0})
