@@ -308,6 +308,13 @@ CODEC_CASES = [
     ("png_op_on_jpeg", _dec("decode_png", **{}), "smooth.jpg", 5),
     ("gif_frames", _dec("decode_gif"), "anim.gif", 0),
     ("gif_op_on_png", _dec("decode_gif"), "rgb.png", 0),
+    ("webp_lossless", _dec("decode_webp"), "lossless.webp", 0),
+    ("webp_alpha", _dec("decode_webp"), "alpha.webp", 0),
+    ("webp_lossy", _dec("decode_webp"), "lossy.webp", 0),
+    ("webp_channels_3", _dec("decode_webp", channels=3), "lossy.webp", 0),
+    ("image_webp", _dec("decode_image"), "alpha.webp", 0),
+    ("png_op_on_webp", _dec("decode_png"), "lossy.webp", 0),
+    ("image_webp_first_frame", _dec("decode_image", expand_animations=False), "lossy.webp", 0),
     ("bmp_rgb", _dec("decode_bmp"), "rgb.bmp", 0),
     ("bmp_rgba", _dec("decode_bmp"), "rgba.bmp", 0),
     ("image_jpeg", _dec("decode_image"), "noise444.jpg", 5),
@@ -340,6 +347,7 @@ CODEC_RUN_ERRORS = [
     ("bmp_op_on_jpeg", _dec("decode_bmp"), "smooth.jpg"),
     ("crop_outside", lambda tf, c: tf.image.decode_and_crop_jpeg(c, [20, 0, 10, 10]), "smooth.jpg"),
     ("jpeg_shape_of_png", _dec("extract_jpeg_shape"), "rgb.png"),
+    ("webp_channels_mismatch", _dec("decode_webp", channels=4), "lossy.webp"),
 ]
 
 CODEC_BUILD_ERRORS = [

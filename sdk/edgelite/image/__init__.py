@@ -4,7 +4,7 @@ from .bounding_box_ops import (  # noqa: F401
 )
 from .codec_ops import (  # noqa: F401
     adjust_jpeg_quality, decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
-    encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg, random_jpeg_quality,
+    decode_webp, encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg, random_jpeg_quality,
 )
 from .color_ops import (  # noqa: F401
     adjust_brightness, adjust_contrast, convert_image_dtype, per_image_standardization,

@@ -312,15 +312,36 @@ def decode_bmp(data: bytes, channels: int) -> np.ndarray:
     return convert_channels(arr, channels)
 
 
+def decode_webp(data: bytes, channels: int) -> np.ndarray:
+    """[frames, h, w, c] uint8 of a WebP (c = 3, or 4 with alpha); channels must be 0 or the file's own."""
+    try:
+        img = pil().open(io.BytesIO(data))
+        has_alpha = img.mode in ("RGBA", "LA") or "transparency" in img.info
+        frames = []
+        for k in range(getattr(img, "n_frames", 1)):
+            img.seek(k)
+            frames.append(np.asarray(img.convert("RGBA" if has_alpha else "RGB")))
+    except Exception:  # noqa: BLE001
+        raise _invalid("Failed to decode WebP image.") from None
+    out = np.stack(frames)
+    if channels not in (0, out.shape[-1]):
+        raise _invalid("Number of channels requested does not match input")
+    return out
+
+
 def decode_any(data: bytes, op: str, channels: int, dtype: Any, expand_animations: bool = True,
                ratio: int = 1) -> np.ndarray:
     """TensorFlow's DecodeImage dispatch: sniff the format, refuse what this op may not decode, then decode."""
     kind = sniff(data)
-    if kind is None or kind == "webp":
+    if kind is None:
         raise _invalid(_UNKNOWN)
     if op == "DecodeBmp" and kind != "bmp":
         raise _invalid(f"Trying to decode {kind.upper()} format using DecodeBmp op. Use `decode_{kind}` or "
                        "`decode_image` instead.")
+    if kind == "webp":
+        out = decode_webp(data, channels)
+        # every op but DecodeImage without expand_animations keeps WebP's frame dimension
+        return _depth(out[0] if op == "DecodeImage" and not expand_animations else out, dtype)
     if kind == "jpeg":
         out = decode_jpeg(data, channels, ratio)
     elif kind == "png":

@@ -1,5 +1,5 @@
 """Image codec ops (DecodeJpeg, DecodeAndCropJpeg, EncodeJpeg(VariableQuality), DecodePng, EncodePng, DecodeGif,
-DecodeBmp, DecodeImage, ExtractJpegShape, Substr for is_jpeg), their wrappers, and adjust/random_jpeg_quality."""
+DecodeBmp, DecodeWebP, DecodeImage, ExtractJpegShape), their wrappers, and adjust/random_jpeg_quality."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -102,6 +102,11 @@ register_op("DecodeImage", inputs=["contents: string"], outputs=["image: dtype"]
             shape_fn=lambda op: (_scalar_input(op), [None if op.get_attr("expand_animations") else
                                                      [None, None, op.get_attr("channels") or None]])[1],
             allowed_dtypes={"dtype": [dtypes.uint8, dtypes.uint16, dtypes.float32]})
+register_op("DecodeWebP", inputs=["contents: string"], outputs=["image: dtype"],
+            attrs={"channels": 0, "dtype": dtypes.uint8},
+            kernel=lambda ctx, c: ck.decode_any(ck.as_bytes(c), "DecodeWebP", int(ctx.attrs["channels"]), np.uint8),
+            shape_fn=lambda op: (_scalar_input(op), [[None, None, None, op.get_attr("channels") or None]])[1],
+            allowed_dtypes={"dtype": [dtypes.uint8]})
 register_op("ExtractJpegShape", inputs=["contents: string"], outputs=["image_shape: output_type"],
             attrs={"output_type": dtypes.int32}, kernel=lambda ctx, c: ck.jpeg_shape(ck.as_bytes(c)),
             shape_fn=lambda op: (_scalar_input(op), [[3]])[1],
@@ -143,7 +148,7 @@ register_op("EncodePng", inputs=["image: T"], outputs=["contents: string"], attr
             shape_fn=_encoded_shape, allowed_dtypes={"T": [dtypes.uint8, dtypes.uint16]})
 
 
-for _name in ("DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeGif", "DecodeBmp", "DecodeImage",
+for _name in ("DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeGif", "DecodeBmp", "DecodeImage", "DecodeWebP",
               "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "EncodePng"):
     ops.NoGradient(_name)
 
@@ -178,6 +183,12 @@ def decode_png(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, name
 def decode_gif(contents: Any, name: Optional[str] = None) -> ops.Tensor:
     """[frames, h, w, 3] uint8 of a GIF (other formats as one frame)."""
     return ops.apply_op("DecodeGif", [contents], name=name)
+
+
+def decode_webp(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, name: Optional[str] = None) -> ops.Tensor:
+    """[frames, h, w, c] uint8 of a WebP file (animated or not; c = 3, or 4 with alpha)."""
+    return ops.apply_op("DecodeWebP", [contents], name=name, attrs={"channels": channels,
+                                                                    "dtype": dtypes.as_dtype(dtype)})
 
 
 def decode_bmp(contents: Any, channels: int = 0, name: Optional[str] = None) -> ops.Tensor:
