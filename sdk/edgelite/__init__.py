@@ -66,6 +66,7 @@ from edgelite.ops.sparse_math_ops import (  # noqa: F401
     sparse_reduce_sum, sparse_reduce_sum_sparse, sparse_softmax, sparse_tensor_dense_matmul,
 )
 from edgelite.ops.sparse_indicator_ops import sparse_mask, sparse_merge, sparse_to_indicator  # noqa: F401
+from edgelite.ops.edit_distance_ops import edit_distance  # noqa: F401
 
 # ---- string tensors ------------------------------------------------------------------------------
 from edgelite.ops.string_ops import (  # noqa: F401
