@@ -27,10 +27,14 @@ def fresh_graph():
         yield g
 
 
-def _convert(make_cell, use_last_h=False):
+def _convert(make_cell, use_last_h=False, bidirectional=False):
     x = tf.placeholder(tf.float32, [BATCH, TIME, DEPTH], name="x")
-    out, state = tf.nn.dynamic_rnn(make_cell(), x, dtype=tf.float32)
-    y = tf.identity(state.h if use_last_h else out, name="y")
+    if bidirectional:
+        (out_fw, out_bw), _ = tf.nn.bidirectional_dynamic_rnn(make_cell(), make_cell(), x, dtype=tf.float32)
+        y = tf.concat([out_fw, out_bw], 2, name="y")
+    else:
+        out, state = tf.nn.dynamic_rnn(make_cell(), x, dtype=tf.float32)
+        y = tf.identity(state.h if use_last_h else out, name="y")
     xv = np.random.default_rng(5).uniform(-1, 1, (BATCH, TIME, DEPTH)).astype(np.float32)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
@@ -59,6 +63,7 @@ def _fused_ops(model):
         if name == "UNIDIRECTIONAL_SEQUENCE_LSTM":
             inputs = [int(i) for i in op["inputs"]]
             found.append({"version": code["version"], "num_inputs": len(inputs),
+                          "options": op["builtin_options"][1],
                           "absent": [k for k, i in enumerate(inputs) if i < 0],
                           "variables": [k for k, i in enumerate(inputs)
                                         if i >= 0 and graph["tensors"][i]["is_variable"]]})
@@ -71,17 +76,29 @@ def _fused_ops(model):
 def test_lstm_loop_converts_to_the_fused_op(cell, use_last_h):
     model, xv, want = _convert(CELLS[cell], use_last_h)
     names, fused = _fused_ops(model)
-    expected = ["TRANSPOSE", "UNIDIRECTIONAL_SEQUENCE_LSTM"] + (["STRIDED_SLICE"] if use_last_h else ["TRANSPOSE"])
-    assert names == expected
+    tf_model = TF_FUSED["models"]["keras_lstm_last" if use_last_h else "keras_lstm"]
+    assert names == [o["op"] for o in tf_model]
     tf_op = TF_FUSED["models"]["keras_lstm"][0]
     assert fused[0]["version"] == tf_op["version"] and fused[0]["num_inputs"] == tf_op["num_inputs"]
     assert fused[0]["variables"] == tf_op["variable_inputs"]
+    assert fused[0]["options"]["time_major"] == tf_op["options"]["timeMajor"]
+    assert fused[0]["options"]["fused_activation_function"] == tf_op["options"]["fusedActivationFunction"]
     if cell == "basic_lstm":
         assert fused[0]["absent"] == tf_op["absent_inputs"]
     else:  # peepholes (9-11) and the projection weights (16) are present
         assert fused[0]["absent"] == [17, 20, 21, 22, 23]
     got = _run(tf.lite.Interpreter(model_content=model), xv)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    np.testing.assert_allclose(_run(litert.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-5)
+
+
+def test_bidirectional_lstm_converts_to_two_fused_ops():
+    model, xv, want = _convert(CELLS["basic_lstm"], bidirectional=True)
+    names, fused = _fused_ops(model)
+    assert sorted(names) == sorted(o["op"] for o in TF_FUSED["models"]["keras_bidirectional_lstm"])
+    assert len(fused) == 2
+    np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-5)
     litert = pytest.importorskip("ai_edge_litert.interpreter")
     np.testing.assert_allclose(_run(litert.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-5)
 

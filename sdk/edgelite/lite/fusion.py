@@ -17,6 +17,7 @@ from typing import Optional
 import numpy as np
 
 from edgelite.lite import ir, schema
+from edgelite.lite.lstm_layout import batch_major_lstm
 
 _WEIGHTED = {"CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 0}  # op -> output-channel axis of weights
 _FUSES_ACTIVATION = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL"}
@@ -27,7 +28,7 @@ def optimize(g: ir.Graph) -> None:
     """Run every rewrite until nothing changes."""
     g.prune()
     for rewrite in (_drop_identities, _activation_patterns, _fold_pad, _fold_affine, _fuse_activation,
-                    _squeeze_to_reshape):
+                    _squeeze_to_reshape, batch_major_lstm):
         while rewrite(g):
             g.prune()
 

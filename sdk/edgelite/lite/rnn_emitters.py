@@ -110,3 +110,16 @@ def _tensor_list_stack(b: Any, op: Any) -> None:
         b.unsupported_op(op)
         return
     b.alias(op.outputs[0], b.value(op.inputs[0]))
+
+
+@emitter("ReverseV2")
+def _reverse_v2(b: Any, op: Any) -> None:
+    """REVERSE_V2 (bidirectional_dynamic_rnn reverses the backward cell's inputs and outputs with it)."""
+    axis = b.const_of(op.inputs[1])
+    if axis is None:
+        b.unsupported_op(op, "the axis must be constant")
+        return
+    rank = len(op.inputs[0].shape)
+    axis = np.array([int(a) + rank if int(a) < 0 else int(a) for a in np.ravel(axis)], np.int32)
+    b.emit("REVERSE_V2", [b.value(op.inputs[0]), b.const(axis, op.name + "/axis")], [b.output(op.outputs[0])],
+           ("ReverseV2Options", {}), op.type)
