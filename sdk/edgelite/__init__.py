@@ -181,6 +181,7 @@ from edgelite.io.readers import (  # noqa: F401,E402
     FixedLengthRecordReader, IdentityReader, ReaderBase, TextLineReader, TFRecordReader, WholeFileReader,
 )
 from edgelite import queue  # noqa: F401,E402
+from edgelite import data  # noqa: F401,E402
 
 # ---- namespaces and compatibility switches -------------------------------------------------------
 from edgelite import bitwise, initializers, linalg, math, random  # noqa: F401,E402

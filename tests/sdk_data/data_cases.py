@@ -373,3 +373,47 @@ PIPELINE_CASES = [
     ("many_batch", _many_batch),
     ("maybe_batch", _maybe_batch),
 ]
+
+
+def _slices(tf):
+    return tf.data.Dataset.from_tensor_slices(({"a": [[1, 2], [3, 4], [5, 6]]}, ["x", "y", "z"]))
+
+
+def _gen():
+    yield 1, [1.0]
+    yield 2, [2.0, 3.0]
+    yield 3, []
+
+
+DATASET_CASES = [
+    ("slices_dict", _slices),
+    ("range_args", lambda tf: tf.data.Dataset.range(2, 11, 3)),
+    ("from_tensors", lambda tf: tf.data.Dataset.from_tensors(([1, 2], "s"))),
+    ("map_filter_batch", lambda tf: tf.data.Dataset.range(10).map(lambda x: (x, x * x)).filter(
+        lambda a, b: tf.equal(a % 3, 0)).batch(2)),
+    ("batch_drop", lambda tf: tf.data.Dataset.range(7).batch(3, drop_remainder=True)),
+    ("padded_batch", lambda tf: tf.data.Dataset.range(5).map(lambda x: tf.fill([x], x)).padded_batch(2)),
+    ("padded_batch_shapes", lambda tf: tf.data.Dataset.range(4).map(lambda x: (tf.fill([x], x), x)).padded_batch(
+        3, padded_shapes=([5], []), padding_values=(tf.constant(-1, tf.int64), tf.constant(0, tf.int64)))),
+    ("repeat_take_skip", lambda tf: tf.data.Dataset.range(3).repeat(3).skip(2).take(5)),
+    ("zip_enumerate", lambda tf: tf.data.Dataset.zip((tf.data.Dataset.range(3),
+                                                      tf.data.Dataset.range(10, 20))).enumerate(5)),
+    ("concatenate", lambda tf: tf.data.Dataset.range(2).concatenate(tf.data.Dataset.range(5, 7))),
+    ("flat_map", lambda tf: tf.data.Dataset.range(1, 4).flat_map(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(x))),
+    ("interleave", lambda tf: tf.data.Dataset.range(1, 5).interleave(
+        lambda x: tf.data.Dataset.from_tensors(x).repeat(x), cycle_length=2, block_length=2)),
+    ("unbatch", lambda tf: tf.data.Dataset.from_tensors([[1, 2], [3, 4]]).unbatch()),
+    ("generator", lambda tf: tf.data.Dataset.from_generator(_gen, (tf.int64, tf.float32), ([], [None]))),
+    ("cache_prefetch", lambda tf: tf.data.Dataset.range(4).cache().repeat(2).prefetch(tf.data.experimental.AUTOTUNE)),
+    ("tfrecord_parse", lambda tf: tf.data.TFRecordDataset(["records_zlib.tfrecord"], "ZLIB").take(6).batch(4).map(
+        lambda r: tf.parse_example(r, {"x": tf.FixedLenFeature([2], tf.float32)})["x"])),
+    ("text_lines_csv", lambda tf: tf.data.TextLineDataset("lines.txt").skip(1).map(
+        lambda ln: tf.decode_csv(ln, [[0], [-1.0], ["?"]]))),
+    ("fixed_length", lambda tf: tf.data.FixedLengthRecordDataset(["fixed.bin"], 4, header_bytes=2, footer_bytes=1)),
+    ("shuffle_all", lambda tf: tf.data.Dataset.range(12).shuffle(5, seed=4)),
+    ("list_files", lambda tf: tf.data.Dataset.list_files("records_*.tfrecord", shuffle=False)),
+    ("err_batch_shapes", lambda tf: tf.data.Dataset.range(1, 3).map(lambda x: tf.fill([x], x)).batch(2)),
+    ("err_generator_shape", lambda tf: tf.data.Dataset.from_generator(lambda: iter([[1, 2, 3]]), tf.int32, [2])),
+    ("err_list_files", lambda tf: tf.data.Dataset.list_files("nothing_here_*.bin")),
+]

@@ -65,3 +65,33 @@ def run_pipeline(tf, fn, limit: int = 100) -> dict:
             coord.request_stop()
             coord.join(threads)
     return {"results": results, "end": end}
+
+
+def run_dataset(tf, fn, limit: int = 100) -> dict:
+    """Static types/shapes of a dataset and every element of one pass through a one-shot iterator."""
+    g = tf.Graph()
+    with g.as_default():
+        ds = fn(tf)
+        info = {"types": repr(tf.nest.flatten(ds.output_types)) if hasattr(tf, "nest") else None,
+                "shapes": [str(s) for s in _flat_shapes(ds.output_shapes)]}
+        nxt = tf.data.make_one_shot_iterator(ds).get_next()
+        results = []
+        with tf.Session(graph=g) as sess:
+            try:
+                for _ in range(limit):
+                    results.append(encode(sess.run(nxt)))
+                info["end"] = None
+            except tf.errors.OutOfRangeError as e:
+                info["end"] = [type(e).__name__, error_core(e.message)]
+            except tf.errors.OpError as e:
+                info["end"] = [type(e).__name__, error_core(e.message)]
+    info["results"] = results
+    return info
+
+
+def _flat_shapes(shapes) -> list:
+    if isinstance(shapes, dict):
+        return [s for k in sorted(shapes) for s in _flat_shapes(shapes[k])]
+    if isinstance(shapes, tuple):
+        return [s for x in shapes for s in _flat_shapes(x)]
+    return [shapes.as_list() if shapes.ndims is not None else None]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import glob
+import os
 from typing import Any, Optional
 
 import numpy as np
@@ -39,7 +40,10 @@ def matching_paths(patterns: Any) -> list:
     """Sorted paths matching any of the glob patterns (shared with the filename producers and list_files)."""
     found: set = set()
     for p in np.asarray(patterns, dtype=object).reshape(-1):
-        found.update(glob.glob(_text(p)))
+        pattern = _text(p)
+        # TensorFlow joins a bare file pattern's matches to the current directory: "./name".
+        prefix = "" if os.path.dirname(pattern) else "." + os.sep
+        found.update(prefix + m for m in glob.glob(pattern))
     return sorted(found)
 
 

@@ -1,0 +1,810 @@
+"""tf.data.Dataset (TF1 graph mode): a description of an input pipeline, run by an iterator in a session.
+
+A dataset knows its element structure (nested dtypes and static shapes), the graph tensors it reads
+(`_inputs`, evaluated when its iterator is initialized) and how to produce its elements (`_gen(env)`,
+a generator of flat lists of numpy arrays). User functions are traced once (functions.py).
+"""
+from __future__ import annotations
+
+import queue as _queue
+import threading
+from typing import Any, Callable, Iterator, List, Optional
+
+import numpy as np
+
+from edgelite.framework import dtypes, errors, ops, random_seed, tensor_shape
+
+from . import structure as st
+from .functions import TracedFunction
+
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+
+class TensorSpec:
+    """Type and static shape of one component of a dataset element."""
+
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: Optional[str] = None) -> None:
+        self.shape = tensor_shape.as_shape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    def __eq__(self, other: Any) -> bool:
+        def dims(s: Any) -> Any:
+            return None if s.ndims is None else s.as_list()
+        return isinstance(other, TensorSpec) and self.dtype == other.dtype and dims(self.shape) == dims(other.shape)
+
+    def __repr__(self) -> str:
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
+
+
+def _np_dtype(dt: dtypes.DType) -> Any:
+    return object if dt == dtypes.string else dt.as_numpy_dtype
+
+
+class DatasetV1:
+    """Represents a potentially large set of elements (TF1 graph-mode API)."""
+
+    def __init__(self, structure: Any, flat_types: list, flat_shapes: list) -> None:
+        self._structure = structure
+        self._flat_types = [dtypes.as_dtype(t) for t in flat_types]
+        self._flat_shapes = [tensor_shape.as_shape(s) for s in flat_shapes]
+
+    # ---- what subclasses provide ------------------------------------------------------------------------
+    def _inputs(self) -> List[ops.Tensor]:
+        """Graph tensors this dataset (and the datasets it reads) needs at iterator initialization.
+
+        Each concrete dataset also has `_gen(env)`: a generator of its elements as flat lists of arrays.
+        """
+        return []
+
+    # ---- structure -------------------------------------------------------------------------------------------
+    @property
+    def output_types(self) -> Any:
+        """The type of each component of an element of this dataset."""
+        return st.pack(self._structure, self._flat_types)
+
+    @property
+    def output_shapes(self) -> Any:
+        """The shape of each component of an element of this dataset."""
+        return st.pack(self._structure, self._flat_shapes)
+
+    @property
+    def output_classes(self) -> Any:
+        """The class of each component of an element of this dataset."""
+        return st.pack(self._structure, [ops.Tensor for _ in self._flat_types])
+
+    @property
+    def element_spec(self) -> Any:
+        """The type specification of an element of this dataset."""
+        return st.pack(self._structure, [TensorSpec(s, t) for s, t in zip(self._flat_shapes, self._flat_types)])
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} element_spec={self.element_spec}>"
+
+    # ---- sources ----------------------------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors: Any, name: Optional[str] = None) -> "DatasetV1":
+        """A dataset whose elements are slices (along dimension 0) of the given tensors."""
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors: Any, name: Optional[str] = None) -> "DatasetV1":
+        """A dataset with a single element, comprising the given tensors."""
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def from_generator(generator: Callable, output_types: Any = None, output_shapes: Any = None, args: Any = None,
+                       output_signature: Any = None, name: Optional[str] = None) -> "DatasetV1":
+        """A dataset whose elements are produced by a Python generator (called anew per initialization)."""
+        return GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
+    def range(*args: Any, **kwargs: Any) -> "DatasetV1":
+        """A dataset of a step-separated range of values (int64), like Python's range."""
+        return RangeDataset(*args, **kwargs)
+
+    @staticmethod
+    def zip(datasets: Any, name: Optional[str] = None) -> "DatasetV1":
+        """A dataset by zipping together the given (nested tuple/dict of) datasets."""
+        return ZipDataset(datasets)
+
+    @staticmethod
+    def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
+                   name: Optional[str] = None) -> "DatasetV1":
+        """A dataset of all files matching one or more glob patterns (shuffled unless shuffle=False)."""
+        return ListFilesDataset(file_pattern, True if shuffle is None else shuffle, seed)
+
+    # ---- transformations ------------------------------------------------------------------------------------
+    def map(self, map_func: Callable, num_parallel_calls: Optional[int] = None, deterministic: Any = None,
+            name: Optional[str] = None) -> "DatasetV1":
+        """Maps map_func across the elements of this dataset."""
+        return MapDataset(self, map_func, num_parallel_calls)
+
+    def filter(self, predicate: Callable, name: Optional[str] = None) -> "DatasetV1":
+        """Keeps the elements for which predicate returns True."""
+        return FilterDataset(self, predicate)
+
+    def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
+              deterministic: Any = None, name: Optional[str] = None) -> "DatasetV1":
+        """Combines consecutive elements of this dataset into batches."""
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: bool = False, name: Optional[str] = None) -> "DatasetV1":
+        """Combines consecutive elements into padded batches."""
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def unbatch(self, name: Optional[str] = None) -> "DatasetV1":
+        """Splits elements of a dataset into multiple elements along their first dimension."""
+        return UnbatchDataset(self)
+
+    def shuffle(self, buffer_size: Any, seed: Optional[int] = None, reshuffle_each_iteration: Optional[bool] = None,
+                name: Optional[str] = None) -> "DatasetV1":
+        """Randomly shuffles the elements of this dataset through a buffer of buffer_size elements."""
+        return ShuffleDataset(self, buffer_size, seed, True if reshuffle_each_iteration is None
+                              else reshuffle_each_iteration)
+
+    def repeat(self, count: Any = None, name: Optional[str] = None) -> "DatasetV1":
+        """Repeats this dataset count times (forever if None or -1)."""
+        return RepeatDataset(self, count)
+
+    def take(self, count: Any, name: Optional[str] = None) -> "DatasetV1":
+        """At most count elements from this dataset (all if -1)."""
+        return TakeDataset(self, count)
+
+    def skip(self, count: Any, name: Optional[str] = None) -> "DatasetV1":
+        """This dataset without its first count elements (all skipped if -1)."""
+        return SkipDataset(self, count)
+
+    def prefetch(self, buffer_size: Any, name: Optional[str] = None) -> "DatasetV1":
+        """Produces elements ahead on a background thread, up to buffer_size of them."""
+        return PrefetchDataset(self, buffer_size)
+
+    def cache(self, filename: str = "", name: Optional[str] = None) -> "DatasetV1":
+        """Caches the elements of the first full pass (in memory, or in the given file) for later passes."""
+        return CacheDataset(self, filename)
+
+    def concatenate(self, dataset: "DatasetV1", name: Optional[str] = None) -> "DatasetV1":
+        """This dataset's elements followed by those of another with the same structure."""
+        return ConcatenateDataset(self, dataset)
+
+    def enumerate(self, start: int = 0, name: Optional[str] = None) -> "DatasetV1":
+        """Pairs each element with its (int64) index, counting from start."""
+        return ZipDataset((RangeDataset(start, np.iinfo(np.int64).max), self))
+
+    def flat_map(self, map_func: Callable, name: Optional[str] = None) -> "DatasetV1":
+        """Maps map_func (returning a dataset) across this dataset and flattens the results."""
+        return InterleaveDataset(self, map_func, 1, 1)
+
+    def interleave(self, map_func: Callable, cycle_length: Optional[int] = None, block_length: Optional[int] = None,
+                   num_parallel_calls: Optional[int] = None, deterministic: Any = None,
+                   name: Optional[str] = None) -> "DatasetV1":
+        """Maps map_func across this dataset and interleaves the resulting datasets, block_length at a time."""
+        return InterleaveDataset(self, map_func, cycle_length, block_length)
+
+    def apply(self, transformation_func: Callable) -> "DatasetV1":
+        """Applies a transformation function (dataset -> dataset) to this dataset."""
+        result = transformation_func(self)
+        if not isinstance(result, DatasetV1):
+            raise TypeError("`transformation_func` must return a Dataset. Got: {}.".format(result))
+        return result
+
+    # ---- iterators ------------------------------------------------------------------------------------------
+    def make_one_shot_iterator(self) -> Any:
+        """An iterator over this dataset, initialized automatically on first use."""
+        from .iterator_ops import Iterator as _Iterator
+        return _Iterator._one_shot(self)
+
+    def make_initializable_iterator(self, shared_name: Optional[str] = None) -> Any:
+        """An iterator over this dataset that must be initialized with its `initializer` op."""
+        from .iterator_ops import Iterator as _Iterator
+        it = _Iterator.from_structure(self.output_types, self.output_shapes, shared_name)
+        it._initializer = it.make_initializer(self)
+        return it
+
+
+Dataset = DatasetV1
+
+
+# ---- run-time environment ---------------------------------------------------------------------------------------
+class Env:
+    """What a running pipeline reads: the values of its input tensors, the session state, per-dataset RNGs."""
+
+    def __init__(self, values: dict, state: Any) -> None:
+        self.values = values
+        self.state = state
+        self.rngs: dict = {}
+        self.stop = threading.Event()
+
+    def value(self, t: ops.Tensor) -> Any:
+        return self.values[id(t)]
+
+    def child(self, values: dict) -> "Env":
+        """An environment for a dataset built inside a function (interleave), sharing state and stop flag."""
+        env = Env({**self.values, **values}, self.state)
+        env.rngs = self.rngs
+        env.stop = self.stop
+        return env
+
+
+def _dedupe(tensors: list) -> list:
+    seen, out = set(), []
+    for t in tensors:
+        if id(t) not in seen:
+            seen.add(id(t))
+            out.append(t)
+    return out
+
+
+def _scalar_int(x: Any, name: str) -> Any:
+    """A Python int or an int64 scalar tensor argument (read at initialization)."""
+    if isinstance(x, ops.Tensor):
+        return ops.convert_to_tensor(x, dtype=dtypes.int64) if x.dtype.base_dtype != dtypes.int64 else x
+    if hasattr(x, "value") and hasattr(x, "op"):
+        return ops.convert_to_tensor(x)
+    return int(x)
+
+
+def _int_value(env: Env, x: Any) -> int:
+    return int(env.value(x)) if isinstance(x, ops.Tensor) else x
+
+
+def _tensor_inputs(*xs: Any) -> list:
+    return [x for x in xs if isinstance(x, ops.Tensor)]
+
+
+# ---- sources --------------------------------------------------------------------------------------------------
+class TensorSliceDataset(DatasetV1):
+    def __init__(self, tensors: Any) -> None:
+        structure, flat = st.to_tensors(tensors)
+        if not flat:
+            raise ValueError("Invalid `tensors`: `tensors` must not be empty.")
+        for t in flat:
+            if t.shape.ndims == 0:
+                raise ValueError(f"Unbatching a tensor is only supported for rank >= 1: {t}")
+        super().__init__(structure, [t.dtype.base_dtype for t in flat],
+                         [t.shape[1:] if t.shape.ndims is not None else tensor_shape.unknown_shape() for t in flat])
+        self._tensors = flat
+
+    def _inputs(self) -> list:
+        return list(self._tensors)
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        values = [np.asarray(env.value(t)) for t in self._tensors]
+        n = values[0].shape[0]
+        for v in values[1:]:
+            if v.shape[0] != n:
+                raise errors.InvalidArgumentError(None, None, "Dimension 0 in both shapes must be equal, but are "
+                                                              f"{n} and {v.shape[0]}")
+        for i in range(n):
+            yield [_row(v, i) for v in values]
+
+
+class TensorDataset(DatasetV1):
+    def __init__(self, tensors: Any) -> None:
+        structure, flat = st.to_tensors(tensors)
+        super().__init__(structure, [t.dtype.base_dtype for t in flat], [t.shape for t in flat])
+        self._tensors = flat
+
+    def _inputs(self) -> list:
+        return list(self._tensors)
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        yield [np.asarray(env.value(t)) for t in self._tensors]
+
+
+class RangeDataset(DatasetV1):
+    def __init__(self, *args: Any, output_type: Any = dtypes.int64, name: Optional[str] = None) -> None:
+        if not 1 <= len(args) <= 3:
+            raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 but was {len(args)}.")
+        start, stop, step = (0, args[0], 1) if len(args) == 1 else (args[0], args[1], args[2] if len(args) == 3
+                                                                    else 1)
+        self._args = [_scalar_int(a, "range") for a in (start, stop, step)]
+        self._dtype = dtypes.as_dtype(output_type)
+        super().__init__(None, [self._dtype], [[]])
+        self._structure = self._dtype
+
+    def _inputs(self) -> list:
+        return _tensor_inputs(*self._args)
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        start, stop, step = (_int_value(env, a) for a in self._args)
+        if step == 0:
+            raise errors.InvalidArgumentError(None, None, "step must be a non-zero integer.")
+        dt = self._dtype.as_numpy_dtype
+        for v in range(start, stop, step):
+            yield [np.asarray(v, dtype=dt)]
+
+
+class GeneratorDataset(DatasetV1):
+    def __init__(self, generator: Callable, output_types: Any, output_shapes: Any, args: Any,
+                 output_signature: Any) -> None:
+        if not callable(generator):
+            raise TypeError("`generator` must be a Python callable.")
+        if output_signature is not None:
+            output_types = st.map_structure(lambda s: s.dtype, output_signature)
+            output_shapes = st.map_structure(lambda s: s.shape, output_signature)
+        if output_types is None:
+            raise TypeError("To specify the output signature you need to provide either the `output_signature` "
+                            "argument or the `output_types` argument.")
+        structure, flat_types, flat_shapes = st.as_specs(output_types, output_shapes)
+        super().__init__(structure, flat_types, flat_shapes)
+        self._generator = generator
+        self._args = [] if args is None else [ops.convert_to_tensor(a) for a in args]
+
+    def _inputs(self) -> list:
+        return list(self._args)
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        args = [env.value(a) for a in self._args]
+        args = [a.item() if isinstance(a, np.ndarray) and a.ndim == 0 else a for a in args]
+        for element in self._generator(*args):
+            flat = st.flatten(tuple(element) if isinstance(element, list) and isinstance(self._structure, tuple)
+                              else element)
+            if len(flat) != len(self._flat_types):
+                raise errors.InvalidArgumentError(
+                    None, None, "`generator` yielded an element that did not match the expected structure. The "
+                                f"expected structure was {self.output_types}, but the yielded element was {element}.")
+            out = []
+            for v, dt, shape in zip(flat, self._flat_types, self._flat_shapes):
+                try:
+                    arr = np.asarray(v, dtype=_np_dtype(dt))
+                except (TypeError, ValueError):
+                    raise errors.InvalidArgumentError(
+                        None, None, f"TypeError: `generator` yielded an element that could not be converted to the "
+                                    f"expected type. The expected type was {dt.name}, but the yielded element was "
+                                    f"{v}.") from None
+                if not shape.is_compatible_with(arr.shape):
+                    raise errors.InvalidArgumentError(
+                        None, None, f"TypeError: `generator` yielded an element of shape {arr.shape} where an element of "
+                                    f"shape {tuple(shape.as_list()) if shape.ndims is not None else shape} was "
+                                    "expected.")
+                out.append(arr)
+            yield out
+
+
+class ZipDataset(DatasetV1):
+    def __init__(self, datasets: Any) -> None:
+        flat = st.flatten(datasets)
+        for d in flat:
+            if not isinstance(d, DatasetV1):
+                raise TypeError(f"Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
+                                f"`tf.data.Dataset` objects. Python `list` is not supported and you should use "
+                                f"`tuple` instead.")
+        structure = st.pack(datasets, [d._structure for d in flat])
+        super().__init__(structure, [t for d in flat for t in d._flat_types],
+                         [s for d in flat for s in d._flat_shapes])
+        self._datasets = flat
+
+    def _inputs(self) -> list:
+        return _dedupe([t for d in self._datasets for t in d._inputs()])
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        its = [d._gen(env) for d in self._datasets]
+        while True:
+            out = []
+            for it in its:
+                try:
+                    out.extend(next(it))
+                except StopIteration:
+                    return
+            yield out
+
+
+class ListFilesDataset(DatasetV1):
+    def __init__(self, pattern: Any, shuffle: bool, seed: Optional[int]) -> None:
+        super().__init__(None, [dtypes.string], [[]])
+        self._structure = dtypes.string
+        self._pattern = ops.convert_to_tensor(pattern, dtype=dtypes.string)
+        self._shuffle = shuffle
+        self._seeds = _seeds(seed)
+
+    def _inputs(self) -> list:
+        return [self._pattern]
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        from edgelite.io.file_ops import matching_paths
+        patterns = env.value(self._pattern)
+        names = matching_paths(patterns)
+        order = np.arange(len(names))
+        if self._shuffle:
+            env.rngs.setdefault(id(self), np.random.default_rng(self._seeds)).shuffle(order)
+        for i in order:
+            yield [np.asarray(names[i].encode("utf-8"), dtype=object)]
+
+
+def _seeds(seed: Optional[int]) -> list:
+    """Seed material for a dataset's generator: the op seeds TensorFlow derives, or fresh entropy."""
+    s1, s2 = random_seed.get_seed(seed)
+    if s1 is None and s2 is None:
+        return [int(x) for x in np.random.SeedSequence().generate_state(2)]
+    return [int(s1 or 0), int(s2 or 0)]
+
+
+# ---- transformations ---------------------------------------------------------------------------------------------
+class _Unary(DatasetV1):
+    def __init__(self, input_dataset: DatasetV1, structure: Any, flat_types: list, flat_shapes: list,
+                 extra_inputs: Optional[list] = None) -> None:
+        super().__init__(structure, flat_types, flat_shapes)
+        self._input = input_dataset
+        self._extra = list(extra_inputs or [])
+
+    def _inputs(self) -> list:
+        return _dedupe(self._input._inputs() + self._extra)
+
+
+def _trace(ds: DatasetV1, fn: Callable, name: str, returns_dataset: bool = False) -> TracedFunction:
+    return TracedFunction(fn, ds._structure, ds._flat_types, ds._flat_shapes, name, returns_dataset)
+
+
+class MapDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, fn: Callable, num_parallel_calls: Optional[int]) -> None:
+        f = _trace(input_dataset, fn, "map_fn")
+        super().__init__(input_dataset, f.structure, f.out_types(), f.out_shapes(), f.captures)
+        self._fn = f
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        for element in self._input._gen(env):
+            yield self._fn(env, element)
+
+
+class FilterDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, predicate: Callable) -> None:
+        f = _trace(input_dataset, predicate, "filter_fn")
+        if len(f.outputs) != 1 or f.outputs[0].dtype.base_dtype != dtypes.bool or \
+                not f.outputs[0].shape.is_compatible_with([]):
+            raise ValueError(f"Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its return "
+                             f"type was {f.result}.")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes, f.captures)
+        self._fn = f
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        for element in self._input._gen(env):
+            if bool(np.asarray(self._fn(env, element)[0])):
+                yield element
+
+
+def _row(v: np.ndarray, i: int) -> np.ndarray:
+    """Row i of v as an array (indexing an object array would give a bare bytes value)."""
+    return v[i:i + 1].reshape(v.shape[1:])
+
+
+def _put(out: np.ndarray, index: Any, part: np.ndarray) -> None:
+    """Store part at out[index]; a 0-d object array's content, not the array, goes into an object slot."""
+    out[index] = part.item() if out.dtype == object and part.ndim == 0 else part
+
+
+def _stack(items: list, c: int, dt: dtypes.DType) -> np.ndarray:
+    parts = [np.asarray(it[c]) for it in items]
+    for p in parts:
+        if p.shape != parts[0].shape:
+            raise errors.InvalidArgumentError(
+                None, None, "Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+                            f"[tensor]: [{','.join(map(str, parts[0].shape))}], [batch]: "
+                            f"[{','.join(map(str, p.shape))}]")
+    out = np.empty((len(parts),) + parts[0].shape, dtype=_np_dtype(dt))
+    for i, p in enumerate(parts):
+        _put(out, i, p)
+    return out
+
+
+class BatchDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, batch_size: Any, drop_remainder: bool) -> None:
+        size = _scalar_int(batch_size, "batch_size")
+        lead = size if (drop_remainder and isinstance(size, int)) else None
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         [tensor_shape.TensorShape([lead]).concatenate(s) for s in input_dataset._flat_shapes],
+                         _tensor_inputs(size))
+        self._size = size
+        self._drop = bool(drop_remainder)
+
+    def _batches(self, env: Env) -> Iterator[list]:
+        size = _int_value(env, self._size)
+        if size <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        items: list = []
+        for element in self._input._gen(env):
+            items.append(element)
+            if len(items) == size:
+                yield items
+                items = []
+        if items and not self._drop:
+            yield items
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        for items in self._batches(env):
+            yield [_stack(items, c, dt) for c, dt in enumerate(self._flat_types)]
+
+
+class PaddedBatchDataset(BatchDataset):
+    def __init__(self, input_dataset: DatasetV1, batch_size: Any, padded_shapes: Any, padding_values: Any,
+                 drop_remainder: bool) -> None:
+        super().__init__(input_dataset, batch_size, drop_remainder)
+        n = len(input_dataset._flat_types)
+        if padded_shapes is None:
+            shapes = [tensor_shape.TensorShape([None] * s.ndims) if s.ndims is not None else None
+                      for s in input_dataset._flat_shapes]
+            if any(s is None for s in shapes):
+                raise ValueError("You must provide `padded_shapes` argument because component has unknown rank.")
+        else:
+            shapes = [tensor_shape.as_shape([None if d == -1 else d for d in np.ravel(s).tolist()])
+                      if not isinstance(s, tensor_shape.TensorShape) else s
+                      for s in st._flatten_shapes(input_dataset._structure, padded_shapes)]
+        if padding_values is None:
+            pads = [b"" if dt == dtypes.string else 0 for dt in input_dataset._flat_types]
+        else:
+            from edgelite.framework.tensor_util import constant_value
+            flat = st.flatten(padding_values) if isinstance(padding_values, (tuple, dict)) else [padding_values] * n
+            pads = [constant_value(v) if isinstance(v, ops.Tensor) else v for v in flat]
+            if any(v is None for v in pads):
+                raise ValueError("padding_values must be constants (Python values or constant tensors)")
+        self._padded = shapes
+        self._pads = pads
+        lead = self._flat_shapes[0][0] if self._flat_shapes else None
+        self._flat_shapes = [tensor_shape.TensorShape([lead]).concatenate(s) for s in shapes]
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        for items in self._batches(env):
+            out = []
+            for c, (dt, shape, pad) in enumerate(zip(self._flat_types, self._padded, self._pads)):
+                parts = [np.asarray(it[c]) for it in items]
+                dims = [max(p.shape[d] for p in parts) if shape[d].value is None else shape[d].value
+                        for d in range(shape.ndims)]
+                arr = np.empty((len(parts),) + tuple(dims), dtype=_np_dtype(dt))
+                arr[...] = pad
+                for i, p in enumerate(parts):
+                    if any(a > b for a, b in zip(p.shape, dims)):
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Attempted to pad to a smaller size than the input element. Component {c} "
+                                        f"has shape [{','.join(map(str, p.shape))}], padded shape "
+                                        f"[{','.join(map(str, dims))}]")
+                    _put(arr, (i,) + tuple(slice(0, k) for k in p.shape), p)
+                out.append(arr)
+            yield out
+
+
+class UnbatchDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1) -> None:
+        for s in input_dataset._flat_shapes:
+            if s.ndims == 0:
+                raise ValueError("Cannot unbatch an input with scalar components.")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         [s[1:] if s.ndims is not None else s for s in input_dataset._flat_shapes])
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        for element in self._input._gen(env):
+            n = np.asarray(element[0]).shape[0]
+            for i in range(n):
+                yield [_row(np.asarray(c), i) for c in element]
+
+
+class ShuffleDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, buffer_size: Any, seed: Optional[int], reshuffle: bool) -> None:
+        size = _scalar_int(buffer_size, "buffer_size")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes, _tensor_inputs(size))
+        self._size = size
+        self._seeds = _seeds(seed)
+        self._reshuffle = reshuffle
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        # Reshuffling epochs share one generator per iterator; otherwise every pass replays the same order.
+        rng = env.rngs.setdefault(id(self), np.random.default_rng(self._seeds)) if self._reshuffle else \
+            np.random.default_rng(self._seeds)
+        size = _int_value(env, self._size)
+        if size <= 0 and size != AUTOTUNE:
+            raise errors.InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
+        buf: list = []
+        for element in self._input._gen(env):
+            if len(buf) < size:
+                buf.append(element)
+                continue
+            i = int(rng.integers(len(buf)))
+            out, buf[i] = buf[i], element
+            yield out
+        while buf:
+            i = int(rng.integers(len(buf)))
+            buf[i], buf[-1] = buf[-1], buf[i]
+            yield buf.pop()
+
+
+class RepeatDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, count: Any) -> None:
+        count = -1 if count is None else _scalar_int(count, "count")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes, _tensor_inputs(count))
+        self._count = count
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        count = _int_value(env, self._count)
+        epoch = 0
+        while count < 0 or epoch < count:
+            produced = False
+            for element in self._input._gen(env):
+                produced = True
+                yield element
+            epoch += 1
+            if not produced:
+                return
+
+
+class TakeDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, count: Any) -> None:
+        count = _scalar_int(count, "count")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes, _tensor_inputs(count))
+        self._count = count
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        count = _int_value(env, self._count)
+        if count == 0:
+            return
+        for i, element in enumerate(self._input._gen(env)):
+            yield element
+            if count >= 0 and i + 1 >= count:
+                return
+
+
+class SkipDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, count: Any) -> None:
+        count = _scalar_int(count, "count")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes, _tensor_inputs(count))
+        self._count = count
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        count = _int_value(env, self._count)
+        for i, element in enumerate(self._input._gen(env)):
+            if count < 0 or i < count:
+                continue
+            yield element
+
+
+class ConcatenateDataset(_Unary):
+    def __init__(self, first: DatasetV1, second: DatasetV1) -> None:
+        if first._flat_types != second._flat_types:
+            raise TypeError(f"Incompatible dataset elements:\n{first.element_spec} vs. \n{second.element_spec}")
+        shapes = [a.most_specific_compatible_shape(b) if hasattr(a, "most_specific_compatible_shape") else
+                  (a if a.as_list() == b.as_list() else tensor_shape.unknown_shape())
+                  for a, b in zip(first._flat_shapes, second._flat_shapes)]
+        super().__init__(first, first._structure, first._flat_types, shapes)
+        self._second = second
+
+    def _inputs(self) -> list:
+        return _dedupe(self._input._inputs() + self._second._inputs())
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        yield from self._input._gen(env)
+        yield from self._second._gen(env)
+
+
+class InterleaveDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, fn: Callable, cycle_length: Optional[int],
+                 block_length: Optional[int]) -> None:
+        f = _trace(input_dataset, fn, "interleave_fn", returns_dataset=True)
+        inner = f.dataset
+        super().__init__(input_dataset, inner._structure, inner._flat_types, inner._flat_shapes, f.captures)
+        self._fn = f
+        self._cycle = AUTOTUNE if cycle_length is None else int(cycle_length)
+        self._block = 1 if block_length is None else int(block_length)
+
+    def _open(self, env: Env, element: list) -> Iterator[list]:
+        values = self._fn(env, element)
+        return self._fn.dataset._gen(env.child({id(t): v for t, v in zip(self._fn.sources, values)}))
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        # TensorFlow's order: visit the cycle's slots in turn, block_length elements each; an exhausted slot
+        # is refilled from the next input element when the cycle comes back to it.
+        import os
+        cycle = (os.cpu_count() or 1) if self._cycle in (AUTOTUNE, 0) else self._cycle
+        source = self._input._gen(env)
+        slots: list = [None] * cycle
+        index = block = num_open = 0
+        end_of_input = False
+        while not end_of_input or num_open > 0:
+            if slots[index] is not None:
+                try:
+                    element = next(slots[index])
+                except StopIteration:
+                    slots[index] = None
+                    num_open -= 1
+                    index, block = (index + 1) % cycle, 0
+                    continue
+                block += 1
+                if block == self._block:
+                    index, block = (index + 1) % cycle, 0
+                yield element
+            elif not end_of_input:
+                try:
+                    slots[index] = self._open(env, next(source))
+                    num_open += 1
+                except StopIteration:
+                    end_of_input = True
+            else:
+                index, block = (index + 1) % cycle, 0
+
+
+class CacheDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, filename: str) -> None:
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes)
+        self._filename = filename
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        import os
+        import pickle
+        path = f"{self._filename}.edgelite-cache" if self._filename else None
+        cached = env.rngs.get(("cache", id(self)))
+        if cached is None and path and os.path.exists(path):
+            with open(path, "rb") as f:
+                cached = pickle.load(f)
+        if cached is not None:
+            yield from cached
+            return
+        seen = []
+        for element in self._input._gen(env):
+            seen.append(element)
+            yield element
+        env.rngs[("cache", id(self))] = seen
+        if path:
+            with open(path, "wb") as f:
+                pickle.dump(seen, f)
+
+
+class PrefetchDataset(_Unary):
+    def __init__(self, input_dataset: DatasetV1, buffer_size: Any) -> None:
+        size = _scalar_int(buffer_size, "buffer_size")
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes, _tensor_inputs(size))
+        self._size = size
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        size = _int_value(env, self._size)
+        buf: "_queue.Queue" = _queue.Queue(maxsize=8 if size in (AUTOTUNE, 0) or size < 0 else size)
+        done = object()
+        stop = threading.Event()
+
+        def produce() -> None:
+            try:
+                for element in self._input._gen(env):
+                    while not (stop.is_set() or env.stop.is_set()):
+                        try:
+                            buf.put(element, timeout=0.05)
+                            break
+                        except _queue.Full:
+                            continue
+                    else:
+                        return
+                item: Any = done
+            except BaseException as e:  # noqa: BLE001 - handed to the consumer, which raises it in its step
+                item = e
+            while not (stop.is_set() or env.stop.is_set()):
+                try:
+                    buf.put(item, timeout=0.05)
+                    return
+                except _queue.Full:
+                    continue
+
+        worker = threading.Thread(target=produce, daemon=True, name="edgelite-prefetch")
+        worker.start()
+        try:
+            while True:
+                while True:
+                    if env.stop.is_set():
+                        raise errors.CancelledError(None, None, "Iterator was cancelled (its session was closed).")
+                    try:
+                        item = buf.get(timeout=0.05)
+                        break
+                    except _queue.Empty:
+                        continue
+                if item is done:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+            worker.join(timeout=5)
