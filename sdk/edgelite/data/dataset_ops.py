@@ -43,7 +43,35 @@ def _np_dtype(dt: dtypes.DType) -> Any:
     return object if dt == dtypes.string else dt.as_numpy_dtype
 
 
-class DatasetV1:
+class ElementStructure:
+    """output_types/output_shapes/output_classes/element_spec from _structure, _flat_types, _flat_shapes."""
+
+    _structure: Any
+    _flat_types: list
+    _flat_shapes: list
+
+    @property
+    def output_types(self) -> Any:
+        """The type of each component of an element."""
+        return st.pack(self._structure, self._flat_types)
+
+    @property
+    def output_shapes(self) -> Any:
+        """The shape of each component of an element."""
+        return st.pack(self._structure, self._flat_shapes)
+
+    @property
+    def output_classes(self) -> Any:
+        """The class of each component of an element."""
+        return st.pack(self._structure, [ops.Tensor for _ in self._flat_types])
+
+    @property
+    def element_spec(self) -> Any:
+        """The type specification of an element."""
+        return st.pack(self._structure, [TensorSpec(s, t) for s, t in zip(self._flat_shapes, self._flat_types)])
+
+
+class DatasetV1(ElementStructure):
     """Represents a potentially large set of elements (TF1 graph-mode API)."""
 
     def __init__(self, structure: Any, flat_types: list, flat_shapes: list) -> None:
@@ -58,27 +86,6 @@ class DatasetV1:
         Each concrete dataset also has `_gen(env)`: a generator of its elements as flat lists of arrays.
         """
         return []
-
-    # ---- structure -------------------------------------------------------------------------------------------
-    @property
-    def output_types(self) -> Any:
-        """The type of each component of an element of this dataset."""
-        return st.pack(self._structure, self._flat_types)
-
-    @property
-    def output_shapes(self) -> Any:
-        """The shape of each component of an element of this dataset."""
-        return st.pack(self._structure, self._flat_shapes)
-
-    @property
-    def output_classes(self) -> Any:
-        """The class of each component of an element of this dataset."""
-        return st.pack(self._structure, [ops.Tensor for _ in self._flat_types])
-
-    @property
-    def element_spec(self) -> Any:
-        """The type specification of an element of this dataset."""
-        return st.pack(self._structure, [TensorSpec(s, t) for s, t in zip(self._flat_shapes, self._flat_types)])
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} element_spec={self.element_spec}>"
@@ -631,13 +638,17 @@ class RepeatDataset(_Unary):
                 return
 
 
-class TakeDataset(_Unary):
+class _Counted(_Unary):
+    """A transformation keeping its input's elements and structure, with an int64 count argument."""
+
     def __init__(self, input_dataset: DatasetV1, count: Any) -> None:
         count = _scalar_int(count, "count")
         super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
                          input_dataset._flat_shapes, _tensor_inputs(count))
         self._count = count
 
+
+class TakeDataset(_Counted):
     def _gen(self, env: Env) -> Iterator[list]:
         count = _int_value(env, self._count)
         if count == 0:
@@ -648,13 +659,7 @@ class TakeDataset(_Unary):
                 return
 
 
-class SkipDataset(_Unary):
-    def __init__(self, input_dataset: DatasetV1, count: Any) -> None:
-        count = _scalar_int(count, "count")
-        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
-                         input_dataset._flat_shapes, _tensor_inputs(count))
-        self._count = count
-
+class SkipDataset(_Counted):
     def _gen(self, env: Env) -> Iterator[list]:
         count = _int_value(env, self._count)
         for i, element in enumerate(self._input._gen(env)):

@@ -15,7 +15,7 @@ from edgelite.framework import dtypes, errors, ops
 from edgelite.framework.op_def_registry import register_op
 
 from . import structure as st
-from .dataset_ops import DatasetV1, Env, TensorSpec
+from .dataset_ops import DatasetV1, ElementStructure, Env
 
 _HANDLE_IDS = itertools.count()
 
@@ -148,7 +148,7 @@ def _same_structure(a: Any, b: Any) -> bool:
     return True
 
 
-class Iterator:
+class Iterator(ElementStructure):
     """Represents the state of iterating through a Dataset (TF1 graph mode)."""
 
     def __init__(self, iterator_resource: ops.Tensor, initializer: Any, output_types: Any, output_shapes: Any,
@@ -220,22 +220,6 @@ class Iterator:
     def string_handle(self, name: Optional[str] = None) -> ops.Tensor:
         """A string tensor naming this iterator, to feed an iterator made by from_string_handle."""
         return ops.apply_op("IteratorToStringHandle", [self._iterator_resource], name=name)
-
-    @property
-    def output_types(self) -> Any:
-        return st.pack(self._structure, self._flat_types)
-
-    @property
-    def output_shapes(self) -> Any:
-        return st.pack(self._structure, self._flat_shapes)
-
-    @property
-    def output_classes(self) -> Any:
-        return st.pack(self._structure, [ops.Tensor for _ in self._flat_types])
-
-    @property
-    def element_spec(self) -> Any:
-        return st.pack(self._structure, [TensorSpec(s, t) for s, t in zip(self._flat_shapes, self._flat_types)])
 
 
 def make_one_shot_iterator(dataset: DatasetV1) -> Iterator:
