@@ -229,7 +229,18 @@ ERROR_CASES = [
         tf.zeros([1, 4, 1, 4]), tf.zeros([1, 4, 2]), 3, 0)),
 ]
 
+def _int(tf, v):
+    """An int32 known only at run time."""
+    return tf.placeholder_with_default(v, [])
+
+
 RUN_ERROR_CASES = [
+    ("crop_bbox_fed_negative_offset", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), _int(tf, -1), 0,
+                                                                               2, 2)),
+    ("crop_bbox_fed_too_tall", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4, 1]), 0, 0, _int(tf, 5), 2)),
+    ("pad_bbox_fed_too_small", lambda tf: tf.image.pad_to_bounding_box(tf.zeros([4, 4, 1]), 0, 1, 4, _int(tf, 4))),
+    ("crop_or_pad_fed_zero_target", lambda tf: tf.image.resize_image_with_crop_or_pad(tf.zeros([4, 4, 1]),
+                                                                                      _int(tf, 0), 3)),
     ("patches_batch_ksize", lambda tf: tf.image.extract_image_patches(tf.zeros([1, 4, 4, 1]), [2, 2, 2, 1],
                                                                       [1, 1, 1, 1], [1, 1, 1, 1], "VALID")),
     ("sample_box_area_range_3", lambda tf: tf.image.sample_distorted_bounding_box(

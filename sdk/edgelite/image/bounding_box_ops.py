@@ -9,7 +9,7 @@ from typing import Any, Callable, Tuple
 
 from edgelite.framework import dtypes
 from edgelite.framework import ops
-from edgelite.ops import array_ops, math_ops
+from edgelite.ops import array_ops, control_flow_ops, logging_ops, math_ops
 
 from . import _checks
 from . import resize_ops
@@ -44,9 +44,16 @@ def _static(x: Any) -> bool:
     return not isinstance(x, ops.Tensor)
 
 
-def _require(cond: Any, message: str) -> None:
-    if _static(cond) and not cond:
-        raise ValueError(message)
+def _guard(image: ops.Tensor, checks: list) -> ops.Tensor:
+    """ValueError for a static check that fails; the image behind run-time Asserts for the tensor ones (as TF)."""
+    asserts = []
+    for cond, message in checks:
+        if _static(cond):
+            if not cond:
+                raise ValueError(message)
+        else:
+            asserts.append(logging_ops.Assert(cond, [message]))
+    return control_flow_ops.with_dependencies(asserts, image) if asserts else image
 
 
 def _unbatch(image: ops.Tensor, is_batch: bool) -> ops.Tensor:
@@ -60,13 +67,12 @@ def crop_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targ
         image, is_batch = _as_batch(image)
         _checks.at_least_3d(image)
         batch, height, width, depth = _dims(image)
-        for cond, text in ((_ge(offset_width, 0), "offset_width must be >= 0."),
-                           (_ge(offset_height, 0), "offset_height must be >= 0."),
-                           (_gt(target_width, 0), "target_width must be > 0."),
-                           (_gt(target_height, 0), "target_height must be > 0."),
-                           (_ge(width, _add(target_width, offset_width)), "width must be >= target + offset."),
-                           (_ge(height, _add(target_height, offset_height)), "height must be >= target + offset.")):
-            _require(cond, text)
+        image = _guard(image, [(_ge(offset_width, 0), "offset_width must be >= 0."),
+                               (_ge(offset_height, 0), "offset_height must be >= 0."),
+                               (_gt(target_width, 0), "target_width must be > 0."),
+                               (_gt(target_height, 0), "target_height must be > 0."),
+                               (_ge(width, _add(target_width, offset_width)), "width must be >= target + offset."),
+                               (_ge(height, _add(target_height, offset_height)), "height must be >= target + offset.")])
         shape = array_ops.shape(image)
         cropped = array_ops.slice(image, array_ops.stack([0, offset_height, offset_width, 0]),
                                   array_ops.stack([shape[0], target_height, target_width, shape[3]]))
@@ -83,11 +89,10 @@ def pad_to_bounding_box(image: Any, offset_height: Any, offset_width: Any, targe
         after_width = _sub(_sub(target_width, offset_width), width)
         after_height = _sub(_sub(target_height, offset_height), height)
         _checks.at_least_3d(image)
-        for cond, text in ((_ge(offset_height, 0), "offset_height must be >= 0"),
-                           (_ge(offset_width, 0), "offset_width must be >= 0"),
-                           (_ge(after_width, 0), "width must be <= target - offset"),
-                           (_ge(after_height, 0), "height must be <= target - offset")):
-            _require(cond, text)
+        image = _guard(image, [(_ge(offset_height, 0), "offset_height must be >= 0"),
+                               (_ge(offset_width, 0), "offset_width must be >= 0"),
+                               (_ge(after_width, 0), "width must be <= target - offset"),
+                               (_ge(after_height, 0), "height must be <= target - offset")])
         paddings = array_ops.reshape(array_ops.stack([0, 0, offset_height, after_height, offset_width, after_width,
                                                       0, 0]), [4, 2])
         padded = array_ops.pad(image, paddings)
@@ -123,8 +128,8 @@ def _target_batch(image: Any, target_height: Any, target_width: Any) -> Tuple[op
     """_as_batch plus the checks of a positive target size."""
     image, is_batch = _as_batch(image)
     _checks.at_least_3d(image)
-    _require(_gt(target_width, 0), "target_width must be > 0.")
-    _require(_gt(target_height, 0), "target_height must be > 0.")
+    image = _guard(image, [(_gt(target_width, 0), "target_width must be > 0."),
+                           (_gt(target_height, 0), "target_height must be > 0.")])
     return image, is_batch
 
 
