@@ -153,6 +153,19 @@ OP_CASES += [
      [_f(2, 4, 5, 2), _f(3, 2, 2)]),
 ]
 
+# fractional pooling whose ratios divide the sizes: the pooling sequences are then fixed
+OP_CASES += [
+    ("fractional_max_pool", lambda tf, x: list(tf.nn.fractional_max_pool(x, [1, 2, 2, 1])), [_f(2, 6, 8, 3)]),
+    ("fractional_max_pool_overlapping", lambda tf, x: list(tf.nn.fractional_max_pool(x, [1.0, 3.0, 2.0, 1.0],
+                                                                                     overlapping=True)),
+     [_f(1, 9, 4, 2)]),
+    ("fractional_avg_pool", lambda tf, x: list(tf.nn.fractional_avg_pool(x, [1, 2, 3, 1], pseudo_random=True)),
+     [_f(2, 4, 9, 2)]),
+    ("fractional_avg_pool_overlapping", lambda tf, x: list(tf.nn.fractional_avg_pool(x, [1, 3, 2, 1],
+                                                                                     overlapping=True)),
+     [_f(1, 9, 4, 2)]),
+]
+
 # float32 only: TensorFlow's LRN and 3-D pooling kernels take half/bfloat16/float32
 F32_CASES = [
     ("max_pool3d", lambda tf, x: tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [_f(2, 5, 4, 5, 3)]),
@@ -200,6 +213,9 @@ ERROR_CASES = [
                                                                         [1, 1, 2, 2], "SAME", data_format="NCHW")),
     ("dilation2d_filter_rank", False, lambda tf: tf.nn.dilation2d(tf.zeros([1, 4, 4, 2]), tf.zeros([2, 2]),
                                                                    [1, 1, 1, 1], [1, 1, 1, 1], "SAME")),
+    ("fractional_pool_ratio", False, lambda tf: tf.nn.fractional_max_pool(tf.zeros([1, 4, 4, 2]), [2, 2, 2, 1])),
+    ("fractional_pool_too_small", True, lambda tf: tf.nn.fractional_avg_pool(tf.zeros([1, 2, 4, 2]),
+                                                                              [1, 3, 2, 1])),
     ("sampler_int32_classes", False, lambda tf: tf.nn.uniform_candidate_sampler(
         tf.constant([[1, 2]], tf.int32), 2, 5, True, 6)),
 ]

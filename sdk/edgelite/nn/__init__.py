@@ -22,6 +22,7 @@ from .conv_ops import (  # noqa: F401
     depthwise_conv2d_native, separable_conv2d,
 )
 from .loss_ops import compute_average_loss, log_poisson_loss, scale_regularization_loss  # noqa: F401
+from .fractional_pool_ops import fractional_avg_pool, fractional_max_pool  # noqa: F401
 from .lrn_ops import local_response_normalization, lrn  # noqa: F401
 from .moments_ops import normalize_moments, sufficient_statistics, weighted_moments  # noqa: F401
 from .morphology_ops import dilation2d, erosion2d  # noqa: F401
