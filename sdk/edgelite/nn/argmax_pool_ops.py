@@ -11,7 +11,7 @@ from edgelite.framework import dtypes, ops, tensor_shape
 from edgelite.framework.op_def_registry import register_op
 
 from ._window import expand_sequence
-from .window_nd import WindowND
+from .window_nd import WindowND, input_dims
 
 MaxPoolWithArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
 _ATTRS = {"ksize": None, "strides": None, "Targmax": dtypes.int64, "padding": None, "include_batch_in_index": False}
@@ -74,11 +74,7 @@ def _grad_kernel(ctx: Any, x: np.ndarray, dy: np.ndarray, argmax: np.ndarray) ->
 
 
 def _shape(op: Any) -> list:
-    shape = op.inputs[0].shape
-    if shape.ndims is not None and shape.ndims != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {shape.ndims} for '{op.name}' (op: '{op.type}') "
-                         f"with input shapes: {shape}.")
-    x = shape.as_list() if shape.ndims is not None else [None] * 4
+    x = input_dims(op, 4)
     k, s, p = op.get_attr("ksize"), op.get_attr("strides"), op.get_attr("padding")
     if k[0] != 1 or k[3] != 1 or s[0] != 1 or s[3] != 1:
         raise ValueError("Pooling is not yet supported on the batch or depth dimension.")

@@ -12,6 +12,8 @@ from edgelite.framework import dtypes, errors, ops, tensor_shape
 from edgelite.framework.op_def_registry import register_op
 from edgelite.ops import array_ops
 
+from .window_nd import input_dims
+
 _ATTRS = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False, "deterministic": False, "seed": 0,
           "seed2": 0}
 _TYPES = {"T": [dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64]}
@@ -117,11 +119,7 @@ def _avg_grad_kernel(ctx: Any, shape: np.ndarray, dy: np.ndarray, rows: np.ndarr
 
 
 def _shape(op: Any) -> list:
-    shape = op.inputs[0].shape
-    if shape.ndims is not None and shape.ndims != 4:
-        raise ValueError(f"Shape must be rank 4 but is rank {shape.ndims} for '{op.name}' (op: '{op.type}') "
-                         f"with input shapes: {shape}.")
-    x = shape.as_list() if shape.ndims is not None else [None] * 4
+    x = input_dims(op, 4)
     out = _out_dims(op.attrs, x, _KIND[op.type])
     seq = [None if d is None else d + 1 for d in out]
     return [tensor_shape.TensorShape(out), [seq[1]], [seq[2]]]

@@ -12,6 +12,7 @@ from edgelite.framework.tensor_util import constant_value_as_shape
 from edgelite.ops import array_ops
 
 from . import window_nd
+from .window_nd import input_dims
 from .conv3d_ops import channels_first, channels_last, check_window_attrs, geometry, last_shape, out_shape
 from .conv3d_ops import spatial_axes, window_attrs
 
@@ -48,11 +49,7 @@ def _avg_grad_kernel(ctx: Any, sizes: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 def _pool_shape(op: Any) -> list:
     check_window_attrs(op.attrs, op.type, ("ksize", "strides"))
-    shape = op.inputs[0].shape
-    if shape.ndims is not None and shape.ndims != 5:
-        raise ValueError(f"Shape must be rank 5 but is rank {shape.ndims} for '{op.name}' (op: '{op.type}') "
-                         f"with input shapes: {shape}.")
-    x = shape.as_list() if shape.ndims is not None else [None] * 5
+    x = input_dims(op, 5)
     _, c = spatial_axes(op.get_attr("data_format"))
     return [out_shape(op, x, _window(op.attrs), x[c])]
 

@@ -4,11 +4,22 @@ and does one vectorised matmul or max per tap."""
 from __future__ import annotations
 
 import itertools
-from typing import List, Sequence, Tuple
+from typing import Any, List, Sequence, Tuple
 
 import numpy as np
 
 from edgelite.kernels.geometry import output_size
+
+
+def input_dims(op: Any, rank: int) -> list:
+    """The static dims of op's first input (None where unknown); ValueError in TF's words for another rank."""
+    shape = op.inputs[0].shape
+    if shape.ndims is None:
+        return [None] * rank
+    if shape.ndims != rank:
+        raise ValueError(f"Shape must be rank {rank} but is rank {shape.ndims} for '{op.name}' (op: '{op.type}') "
+                         f"with input shapes: {shape}.")
+    return shape.as_list()
 
 
 class WindowND:
