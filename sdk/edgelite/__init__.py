@@ -67,6 +67,9 @@ from edgelite.ops.sparse_math_ops import (  # noqa: F401
 )
 from edgelite.ops.sparse_indicator_ops import sparse_mask, sparse_merge, sparse_to_indicator  # noqa: F401
 from edgelite.ops.edit_distance_ops import edit_distance  # noqa: F401
+from edgelite.ops.sparse_serialize_ops import (  # noqa: F401
+    deserialize_many_sparse, serialize_many_sparse, serialize_sparse,
+)
 
 # ---- string tensors ------------------------------------------------------------------------------
 from edgelite.ops.string_ops import (  # noqa: F401

@@ -29,3 +29,6 @@ def __getattr__(name: str):  # noqa: ANN202 - lazy: train.input imports this pac
         from edgelite.train.input import match_filenames_once
         return match_filenames_once
     raise AttributeError(f"module 'edgelite.io' has no attribute {name!r}")
+from edgelite.ops.sparse_serialize_ops import (  # noqa: F401,E402
+    deserialize_many_sparse, serialize_many_sparse, serialize_sparse,
+)
