@@ -301,6 +301,81 @@ def name_cases(tf) -> dict:
     return {"template": template_names, "script_ops": script_names, "logging_ops": logging_names}
 
 
+def _spd(tf, a):
+    """A symmetric positive definite matrix from any square a (batched)."""
+    n = a.shape.as_list()[-1]
+    return tf.matmul(a, a, transpose_b=True) + n * tf.eye(n, dtype=a.dtype)
+
+
+def _conditioned(tf, a):
+    """a plus a multiple of the identity: comfortably invertible."""
+    n = a.shape.as_list()[-1]
+    return a + 3.0 * tf.eye(n, dtype=a.dtype)
+
+
+def _svd_invariants(tf, a, full=False):
+    """Sign-free functions of the SVD: s, u diag(s) v^H (the input back) and |u|, |v| column products."""
+    s, u, v = tf.svd(a, full_matrices=full)
+    k = s.shape.as_list()[-1]
+    back = tf.matmul(u[..., :, :k] * s[..., None, :], v[..., :, :k], adjoint_b=True)
+    return [s, back, tf.matmul(u, u, transpose_a=True), tf.abs(u[..., :, :k]) * tf.abs(v[..., :1, :k])]
+
+
+def _eigh_invariants(tf, a):
+    e, v = tf.self_adjoint_eig(a)
+    return [e, tf.matmul(v * e[..., None, :], v, adjoint_b=True), tf.abs(v), tf.self_adjoint_eigvals(a)]
+
+
+VALUE_CASES += [
+    # ---- linear algebra
+    ("matrix_band_part", lambda tf, x: [tf.matrix_band_part(x, 1, 0), tf.linalg.band_part(x, -1, 2),
+                                        tf.matrix_band_part(x, tf.constant(0), tf.constant(-1))],
+     [F(2, 3, 4)], FLOATS + INTS),
+    ("matrix_set_diag", lambda tf, x, d: [tf.matrix_set_diag(x, d), tf.linalg.set_diag(x, d[..., :2], k=1),
+                                          tf.matrix_set_diag(x, d[..., :2], k=-1)], [F(2, 3, 3), F(2, 3)],
+     FLOATS + INTS),
+    ("tensor_diag", lambda tf, d: [tf.diag(d), tf.linalg.tensor_diag(d)], [F(2, 3)], FLOATS + INTS),
+    ("tensor_diag_part", lambda tf, x: [tf.diag_part(x), tf.linalg.tensor_diag_part(x)], [F(2, 3, 2, 3)],
+     FLOATS + INTS),
+    ("trace", lambda tf, x: [tf.trace(x), tf.linalg.trace(x)], [F(2, 3, 4)], FLOATS + INTS),
+    ("matrix_inverse", lambda tf, x: [tf.matrix_inverse(_conditioned(tf, x)),
+                                      tf.linalg.inv(_conditioned(tf, x), adjoint=True)], [F(2, 3, 3)], FLOATS),
+    ("matrix_determinant", lambda tf, x: [tf.matrix_determinant(x), tf.linalg.det(x)], [F(2, 3, 3)], FLOATS),
+    ("slogdet", lambda tf, x: list(tf.linalg.slogdet(x)), [F(3, 3, 3)], FLOATS),
+    ("logdet", lambda tf, x: tf.linalg.logdet(_spd(tf, x)), [F(2, 3, 3)], FLOATS),
+    ("matrix_solve", lambda tf, a, b: [tf.matrix_solve(_conditioned(tf, a), b),
+                                       tf.linalg.solve(_conditioned(tf, a), b, adjoint=True)],
+     [F(2, 3, 3), F(2, 3, 2)], FLOATS),
+    ("matrix_triangular_solve", lambda tf, a, b: [tf.matrix_triangular_solve(_conditioned(tf, a), b),
+                                                  tf.linalg.triangular_solve(_conditioned(tf, a), b, lower=False,
+                                                                             adjoint=True)],
+     [F(2, 3, 3), F(2, 3, 2)], FLOATS),
+    ("triangular_solve_broadcast", lambda tf, a, b: tf.matrix_triangular_solve(_conditioned(tf, a), b),
+     [F(3, 3), F(2, 3, 1)], FLOATS),
+    ("matrix_solve_ls", lambda tf, a, b: [tf.matrix_solve_ls(a, b), tf.linalg.lstsq(a, b, l2_regularizer=0.5)],
+     [F(2, 4, 3), F(2, 4, 2)], FLOATS),
+    ("matrix_solve_ls_wide", lambda tf, a, b: tf.matrix_solve_ls(a, b, l2_regularizer=0.1), [F(2, 4), F(2, 3)],
+     FLOATS),
+    ("cholesky", lambda tf, x: [tf.cholesky(_spd(tf, x)), tf.linalg.cholesky(_spd(tf, x))], [F(2, 3, 3)], FLOATS),
+    ("cholesky_solve", lambda tf, x, b: tf.cholesky_solve(tf.cholesky(_spd(tf, x)), b), [F(3, 3), F(3, 2)],
+     FLOATS),
+    ("svd_square", lambda tf, a: _svd_invariants(tf, a), [F(2, 3, 3)], FLOATS),
+    ("svd_wide", lambda tf, a: _svd_invariants(tf, a), [F(3, 5)], FLOATS),
+    ("svd_tall", lambda tf, a: _svd_invariants(tf, a), [F(2, 4, 3)], FLOATS),
+    ("svd_full", lambda tf, a: _svd_invariants(tf, a, full=True), [F(4, 3)], FLOATS),
+    ("svd_values", lambda tf, a: [tf.svd(a, compute_uv=False), tf.linalg.svd(a, compute_uv=False)], [F(2, 3, 4)],
+     FLOATS),
+    ("self_adjoint_eig", lambda tf, a: _eigh_invariants(tf, a + tf.linalg.adjoint(a)), [F(2, 3, 3)], FLOATS),
+    ("eigh_lower_only", lambda tf, a: [tf.linalg.eigh(a)[0], tf.linalg.eigvalsh(a)], [F(4, 4)], FLOATS),
+    ("eye", lambda tf, x: [tf.eye(3) * x[0], tf.eye(2, 4, batch_shape=[2], dtype=tf.float64),
+                           tf.linalg.eye(2, dtype=tf.int32)], [F(1)], ("float32",)),
+    ("eye_dynamic", lambda tf, n: tf.eye(n[0], num_columns=n[1], batch_shape=n[2:]), [V([2, 3, 2])], ("int32",)),
+    ("matvec", lambda tf, a, b: [tf.linalg.matvec(a, b), tf.linalg.matvec(a, b[..., :2], transpose_a=True)],
+     [F(2, 2, 3), F(2, 3)], FLOATS),
+    ("matmul_adjoint", lambda tf, a, b: tf.matmul(a, b, adjoint_a=True, adjoint_b=True), [F(3, 2), F(4, 3)], FLOATS),
+]
+
+
 def print_cases(tf) -> dict:
     """name -> builder of fetches that print; each is run three times and the printed text compared."""
     c = tf.constant
@@ -415,5 +490,23 @@ def error_cases(tf) -> dict:
         "custom_gradient_needs_variables": lambda: tf.custom_gradient(
             lambda x: (x * tf.Variable(1.0), lambda dy: dy))(c(1.0)),
         "template_new_trainable": lambda: _template_twice(tf),
+        "inverse_singular": lambda: tf.matrix_inverse(tf.placeholder_with_default([[1.0, 2.0], [2.0, 4.0]], None)),
+        "inverse_not_square": lambda: tf.matrix_inverse(tf.zeros([2, 3])),
+        "inverse_int": lambda: tf.matrix_inverse(c([[1, 0], [0, 1]])),
+        "determinant_not_square": lambda: tf.matrix_determinant(tf.zeros([3, 2])),
+        "solve_rows": lambda: tf.matrix_solve(tf.eye(3), tf.zeros([2, 1])),
+        "solve_singular": lambda: tf.matrix_solve(tf.placeholder_with_default([[1.0, 1.0], [1.0, 1.0]], None),
+                                                  [[1.0], [2.0]]),
+        "triangular_singular": lambda: tf.matrix_triangular_solve(
+            tf.placeholder_with_default([[1.0, 0.0], [1.0, 0.0]], None), [[1.0], [2.0]]),
+        "cholesky_not_pd": lambda: tf.cholesky(tf.placeholder_with_default([[1.0, 2.0], [2.0, 1.0]], None)),
+        "band_part_too_wide": lambda: tf.matrix_band_part(tf.placeholder_with_default(tf.zeros([2, 2]), None), 3, 0),
+        "band_part_rank": lambda: tf.matrix_band_part(c([1.0, 2.0]), 0, 0),
+        "set_diag_shape": lambda: tf.matrix_set_diag(tf.placeholder_with_default(tf.zeros([3, 3]), None),
+                                                     tf.placeholder_with_default([1.0, 2.0], None)),
+        "diag_part_odd_rank": lambda: tf.diag_part(tf.zeros([2, 3, 2])),
+        "svd_int": lambda: tf.svd(c([[1, 2], [3, 4]])),
+        "eigh_not_square": lambda: tf.self_adjoint_eig(tf.zeros([2, 3])),
+        "solve_ls_rows": lambda: tf.matrix_solve_ls(tf.zeros([3, 2]), tf.zeros([2, 1])),
         "ensure_shape_rank": lambda: tf.ensure_shape(c([[1, 2]]), [None]),
     }

@@ -98,6 +98,12 @@ def check_error_case(name: str, build) -> None:
     want = meta()["errors"][name]
     g = tf.Graph()
     with g.as_default():
+        if want["when"] is None:
+            # TF neither fails to build nor to run this (e.g. it returns NaN): neither may edgelite
+            fetches = build()
+            with tf.Session() as sess:
+                sess.run(fetches)
+            return
         if want["when"] == "build":
             with pytest.raises(Exception) as info:
                 build()
