@@ -35,24 +35,30 @@ def get_logger() -> _logging.Logger:
         return _logger
 
 
+def _log(level: int, msg: Any, args: tuple, kwargs: dict, depth: int) -> None:
+    """Log through the logger, attributing the record to the caller `depth` frames above the public function."""
+    kwargs.setdefault("stacklevel", depth + 2)
+    get_logger().log(level, msg, *args, **kwargs)
+
+
 def log(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
     """Log msg % args at an integer level."""
-    get_logger().log(level, msg, *args, **kwargs)
+    _log(level, msg, args, kwargs, 1)
 
 
 def debug(msg: Any, *args: Any, **kwargs: Any) -> None:
     """Log at DEBUG."""
-    get_logger().debug(msg, *args, **kwargs)
+    _log(DEBUG, msg, args, kwargs, 1)
 
 
 def info(msg: Any, *args: Any, **kwargs: Any) -> None:
     """Log at INFO."""
-    get_logger().info(msg, *args, **kwargs)
+    _log(INFO, msg, args, kwargs, 1)
 
 
 def warning(msg: Any, *args: Any, **kwargs: Any) -> None:
     """Log at WARN."""
-    get_logger().warning(msg, *args, **kwargs)
+    _log(WARN, msg, args, kwargs, 1)
 
 
 warn = warning
@@ -60,23 +66,23 @@ warn = warning
 
 def error(msg: Any, *args: Any, **kwargs: Any) -> None:
     """Log at ERROR."""
-    get_logger().error(msg, *args, **kwargs)
+    _log(ERROR, msg, args, kwargs, 1)
 
 
 def fatal(msg: Any, *args: Any, **kwargs: Any) -> None:
     """Log at FATAL; like TensorFlow's, this only logs and does not stop the program."""
-    get_logger().fatal(msg, *args, **kwargs)
+    _log(FATAL, msg, args, kwargs, 1)
 
 
 def vlog(level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
     """Verbose log at an integer level (TensorFlow passes the level straight to the logger)."""
-    get_logger().log(level, msg, *args, **kwargs)
+    _log(level, msg, args, kwargs, 1)
 
 
 def log_if(level: int, msg: Any, condition: Any, *args: Any) -> None:
     """Log msg % args at level only when condition holds."""
     if condition:
-        vlog(level, msg, *args)
+        _log(level, msg, args, {}, 1)
 
 
 def _call_site() -> Tuple[str, int]:
@@ -95,13 +101,15 @@ def _next_count(site: Tuple[str, int]) -> int:
 def log_every_n(level: int, msg: Any, n: int, *args: Any) -> None:
     """Log on the 1st, (n+1)th, (2n+1)th ... call from the same source line."""
     count = _next_count(_call_site())
-    log_if(level, msg, not count % n, *args)
+    if not count % n:
+        _log(level, msg, args, {}, 1)
 
 
 def log_first_n(level: int, msg: Any, n: int, *args: Any) -> None:
     """Log only the first n calls from the same source line."""
     count = _next_count(_call_site())
-    log_if(level, msg, count < n, *args)
+    if count < n:
+        _log(level, msg, args, {}, 1)
 
 
 def flush() -> None:
@@ -122,4 +130,4 @@ def set_verbosity(v: int) -> None:
 
 def TaskLevelStatusMessage(msg: Any) -> None:  # noqa: N802 - TensorFlow's name
     """Report a task-level status message (logged at ERROR, as TensorFlow does)."""
-    error(msg)
+    _log(ERROR, msg, (), {}, 1)

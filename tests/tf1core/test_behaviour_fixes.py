@@ -110,3 +110,11 @@ def test_integer_division_by_zero_fails_only_when_it_happens():
         assert sess.run(tf.floormod(empty, 0)).shape == (0,)
         with pytest.raises(errors.InvalidArgumentError, match="Integer division by zero"):
             sess.run(tf.floormod(tf.constant([1]), 0))
+
+
+def test_reshape_of_partly_known_shape_checks_divisibility_at_build_time():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 2])
+        with pytest.raises(ValueError, match="Dimension size must be evenly divisible by 2 but is 5"):
+            tf.reshape(x, [5])
+        assert tf.reshape(x, [6]).shape.as_list() == [6]

@@ -199,6 +199,15 @@ def _reshape_shape(op: Any) -> list:
                 dims = [known_in // rest if d == -1 else d for d in dims]
             else:
                 dims = [None if d == -1 else d for d in dims]
+        elif known_in is None and x.shape.ndims is not None:
+            # Partly known input: the known dimensions must divide the target size (TF checks this at build time).
+            known_part = int(np.prod([d for d in x.shape.as_list() if d is not None]))
+            total = int(np.prod(dims))
+            if known_part > 0 and total % known_part:
+                raise ValueError(f"Dimension size must be evenly divisible by {known_part} but is {total} for "
+                                 f"'{op.name}' (op: 'Reshape') with input shapes: {_dims_str(x.shape)}, "
+                                 f"{_dims_str(s.shape)} and with input tensors computed as partial shapes: "
+                                 f"input[1] = {_dims_str(TensorShape(dims))}.")
         elif known_in is not None and int(np.prod(dims)) != known_in:
             raise ValueError(f"Cannot reshape a tensor with {known_in} elements to shape "
                              f"{list(dims)} ({int(np.prod(dims))} elements) for '{op.name}' (op: 'Reshape') with "
