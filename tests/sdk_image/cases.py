@@ -14,6 +14,12 @@ def _fed(tf, shape):
     return tf.placeholder_with_default(tf.zeros(shape), shape)
 
 
+def _no_grad(tf, fn):
+    """tf.gradients through fn of a fed image (TF has no gradient for some image ops)."""
+    x = tf.placeholder(tf.float32, [4, 4, 3])
+    return tf.gradients(fn(x), x)
+
+
 def _rot(k):
     return lambda tf, x: tf.image.rot90(x, k)
 
@@ -225,6 +231,8 @@ ERROR_CASES = [
     ("glimpse_3d", lambda tf: tf.image.extract_glimpse(tf.zeros([4, 4, 1]), [2, 2], tf.zeros([1, 2]))),
     ("sample_box_image_size_2d", lambda tf: tf.image.sample_distorted_bounding_box(
         tf.zeros([1, 3], tf.int32), tf.zeros([1, 1, 4]))),
+    ("area_has_no_gradient", lambda tf: _no_grad(tf, lambda x: tf.image.resize_area(x[None], [2, 2]))),
+    ("hue_has_no_gradient", lambda tf: _no_grad(tf, lambda x: tf.image.adjust_hue(x, 0.1))),
     ("combined_nms_zero_total", lambda tf: tf.image.combined_non_max_suppression(
         tf.zeros([1, 4, 1, 4]), tf.zeros([1, 4, 2]), 3, 0)),
 ]

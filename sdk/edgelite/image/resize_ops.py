@@ -100,8 +100,6 @@ def _resize_bicubic_grad(op: Any, grad: Any) -> list:
     return [ops.apply_op("ResizeBicubicGrad", [grad, x], attrs=_attrs_of(op)), None]
 
 
-ops.NoGradient("ResizeArea")
-ops.NoGradient("ResizeBicubicGrad")
 ops.NoGradient("ResizeBilinearGrad")
 ops.NoGradient("ResizeNearestNeighborGrad")
 
