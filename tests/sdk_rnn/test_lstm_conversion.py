@@ -123,3 +123,31 @@ def test_loops_that_do_not_fuse_are_reported():
         sess.run(tf.global_variables_initializer())
         with pytest.raises(ValueError, match="StatelessWhile"):
             tf.lite.TFLiteConverter.from_session(sess, [x], [out]).convert()
+
+
+def test_dynamic_range_gives_the_hybrid_lstm_tf_writes():
+    x = tf.placeholder(tf.float32, [BATCH, TIME, 40], name="x")
+    out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(40), x, dtype=tf.float32)
+    xv = np.random.default_rng(1).uniform(-1, 1, (BATCH, TIME, 40)).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        want = sess.run(out, {x: xv})
+        converter = tf.lite.TFLiteConverter.from_session(sess, [x], [out])
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+        model = converter.convert()
+    m = schema_reader.read_model(model)
+    graph = m["subgraphs"][0]
+    (op,) = graph["operators"]
+    tf_op = TF_FUSED["models"]["keras_lstm40_dynamic_range"][0]
+    assert m["operator_codes"][op["opcode_index"]]["version"] == tf_op["version"]
+    assert op["builtin_options"][1]["asymmetric_quantize_inputs"] == tf_op["options"]["asymmetricQuantizeInputs"]
+    types = [None if i < 0 else int(graph["tensors"][i]["type"]) for i in op["inputs"]]
+    assert types == tf_op["input_types"]
+    scales = [None if i < 0 or graph["tensors"][i].get("quantization") is None
+              or graph["tensors"][i]["quantization"]["scale"] is None
+              else len(graph["tensors"][i]["quantization"]["scale"]) for i in op["inputs"]]
+    assert scales == tf_op["input_scales"]
+    got = _run(tf.lite.Interpreter(model_content=model), xv)
+    np.testing.assert_allclose(got, want, atol=5e-3)
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    np.testing.assert_allclose(got, _run(litert.Interpreter(model_content=model), xv), atol=1e-6)

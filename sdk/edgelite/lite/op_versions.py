@@ -309,6 +309,16 @@ def _split(op: ir.Op) -> int:
     return 2 if i == I8 else 1
 
 
+@_rule("UNIDIRECTIONAL_SEQUENCE_LSTM")
+def _sequence_lstm(op: ir.Op) -> int:
+    """4 with diagonal recurrent weights; hybrid (float input, int8 weights) 3 with asymmetric inputs, else 2."""
+    if op.option("diagonal_recurrent_tensors", False):
+        return 4
+    if _t(op, 0) == F32 and _t(op, 4) == I8:
+        return 3 if op.option("asymmetric_quantize_inputs", False) else 2
+    return 1
+
+
 @_rule("GATHER")
 def _gather(op: ir.Op) -> int:
     i, idx = _t(op, 0), _t(op, 1)

@@ -390,6 +390,28 @@ def dynamic_range(g: ir.Graph) -> None:
         op.inputs[1] = ir.Tensor(w.name, w.shape, np.int8, data=q, quant=p)
         if op.code == "FULLY_CONNECTED":
             op.set_option("asymmetric_quantize_inputs", True)
+    for op in g.ops:
+        if op.code == "UNIDIRECTIONAL_SEQUENCE_LSTM" and _is_float(op.inputs[0]):
+            _hybrid_lstm(op)
+
+
+_LSTM_MATRICES = (1, 2, 3, 4, 5, 6, 7, 8, 16)  # input and recurrent weights, projection
+
+
+def _hybrid_lstm(op: ir.Op) -> None:
+    """int8 per-tensor weight matrices for the hybrid LSTM kernel, all of them or none: the kernel reads
+    every matrix as int8 once one is. Peephole LSTMs stay float (their diagonals are too small to quantize)."""
+    present = [op.inputs[i] for i in _LSTM_MATRICES if op.inputs[i] is not None]
+    if any(op.inputs[i] is not None for i in (9, 10, 11)):
+        return
+    if not all(w.is_const and _is_float(w) and w.data.size >= _DYNAMIC_MIN_ELEMENTS for w in present):
+        return
+    for i in _LSTM_MATRICES:
+        w = op.inputs[i]
+        if w is not None:
+            q, p = quant_math.symmetric_weights(w.data, None)
+            op.inputs[i] = ir.Tensor(w.name, w.shape, np.int8, data=q, quant=p)
+    op.set_option("asymmetric_quantize_inputs", True)
 
 
 _FLOAT16_OPERANDS = {"CONV_2D": (1, 2), "DEPTHWISE_CONV_2D": (1, 2), "FULLY_CONNECTED": (1, 2),
