@@ -151,7 +151,8 @@ METRIC_CASES = [
 # (name, build(tf) raising at graph construction)
 ERROR_CASES = [
     ("auc_bad_curve", lambda tf: tf.metrics.auc([1, 0], [0.2, 0.7], curve="XY")),
-    ("auc_bad_summation", lambda tf: tf.metrics.auc(tf.constant([1, 0]), tf.constant([0.2, 0.7]), summation_method="median")),
+    ("auc_bad_summation",
+     lambda tf: tf.metrics.auc(tf.constant([1, 0]), tf.constant([0.2, 0.7]), summation_method="median")),
     ("sensitivity_out_of_range", lambda tf: tf.metrics.sensitivity_at_specificity([1, 0], [0.2, 0.7], 1.5)),
     ("specificity_out_of_range",
      lambda tf: tf.metrics.specificity_at_sensitivity(tf.constant([1, 0]), tf.constant([0.2, 0.7]), -0.1)),

@@ -96,7 +96,8 @@ OP_CASES += [
 ]
 
 OP_CASES += [
-    ("conv3d_valid", lambda tf, x, w: tf.nn.conv3d(x, w, [1, 1, 2, 1, 1], "VALID"), [_f(2, 4, 5, 4, 2), _f(2, 3, 2, 2, 3)]),
+    ("conv3d_valid", lambda tf, x, w: tf.nn.conv3d(x, w, [1, 1, 2, 1, 1], "VALID"),
+     [_f(2, 4, 5, 4, 2), _f(2, 3, 2, 2, 3)]),
     ("conv3d_strided_same", lambda tf, x, w: tf.nn.conv3d(x, w, [1, 2, 2, 3, 1], "SAME"),
      [_f(1, 5, 4, 7, 3), _f(3, 2, 3, 3, 2)]),
     ("conv3d_transpose", lambda tf, x, w: tf.nn.conv3d_transpose(x, w, [2, 5, 6, 4, 2], [1, 2, 2, 1, 1], "SAME"),
@@ -164,6 +165,47 @@ OP_CASES += [
     ("fractional_avg_pool_overlapping", lambda tf, x: list(tf.nn.fractional_avg_pool(x, [1, 3, 2, 1],
                                                                                      overlapping=True)),
      [_f(1, 9, 4, 2)]),
+]
+
+# tf.nn functions that existed before: their TF1 arguments checked against TensorFlow
+OP_CASES += [
+    ("moments_keep_dims", lambda tf, x: list(tf.nn.moments(x, [0, 2], keep_dims=True)), [_f(3, 2, 4)]),
+    ("moments_shift", lambda tf, x: list(tf.nn.moments(x, [1], shift=0.5)), [_f(3, 5)]),
+    ("l2_normalize_dim", lambda tf, x: tf.nn.l2_normalize(x, dim=0, epsilon=1e-3), [_f(4, 3)]),
+    ("l2_normalize_axes", lambda tf, x: tf.nn.l2_normalize(x, axis=[1, 2]), [_f(2, 3, 4)]),
+    ("softmax_dim", lambda tf, x: tf.nn.softmax(x, dim=0), [_f(4, 3)]),
+    ("log_softmax_axis", lambda tf, x: tf.nn.log_softmax(x, axis=1), [_f(2, 4, 3)]),
+    ("softmax_ce_v2_dim", lambda tf, x, y: tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.nn.softmax(y, 0),
+                                                                                       logits=x, dim=0),
+     [_f(4, 3), _f(4, 3)]),
+    ("weighted_ce_pos_weight", lambda tf, x, z: tf.nn.weighted_cross_entropy_with_logits(
+        labels=z, logits=x, pos_weight=2.5), [_f(3, 4), _f(3, 4, lo=0.0, hi=1.0)]),
+    ("sigmoid_ce", lambda tf, x, z: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+     [_f(3, 4, lo=-4, hi=4), _f(3, 4, lo=0.0, hi=1.0)]),
+    ("crelu_axis", lambda tf, x: tf.nn.crelu(x, axis=0), [_f(2, 3)]),
+    ("leaky_relu_alpha", lambda tf, x: tf.nn.leaky_relu(x, alpha=0.1), [_f(3, 4)]),
+    ("relu6_elu_selu_softplus", lambda tf, x: [tf.nn.relu6(x * 8), tf.nn.elu(x), tf.nn.selu(x), tf.nn.softplus(x)],
+     [_f(3, 4)]),
+    ("bias_add_nchw", lambda tf, x, b: tf.nn.bias_add(x, b, data_format="NCHW"), [_f(2, 3, 2, 2), _f(3)]),
+    ("xw_plus_b_relu_layer", lambda tf, x, w, b: [tf.nn.xw_plus_b(x, w, b), tf.nn.relu_layer(x, w, b)],
+     [_f(3, 4), _f(4, 2), _f(2)]),
+    ("zero_fraction", lambda tf, x: tf.nn.zero_fraction(tf.nn.relu(x)), [_f(5, 4)]),
+    ("top_k_in_top_k", lambda tf, x: [tf.nn.top_k(x, 2).values, tf.cast(tf.nn.top_k(x, 2, sorted=True).indices,
+                                                                        x.dtype),
+                                      tf.cast(tf.nn.in_top_k(tf.cast(x, tf.float32), [0, 2, 1], 2), x.dtype)],
+     [_f(3, 5)]),
+    ("separable_conv2d_rate", lambda tf, x, d, p: tf.nn.separable_conv2d(x, d, p, [1, 1, 1, 1], "SAME", rate=[2, 2]),
+     [_f(1, 6, 6, 2), _f(3, 3, 2, 2), _f(1, 1, 4, 3)]),
+    ("conv2d_transpose_strided", lambda tf, x, w: tf.nn.conv2d_transpose(x, w, [2, 7, 8, 2], [1, 2, 2, 1], "SAME"),
+     [_f(2, 4, 4, 3), _f(3, 3, 2, 3)]),
+    ("atrous_conv2d", lambda tf, x, w: tf.nn.atrous_conv2d(x, w, 2, "SAME"), [_f(1, 6, 7, 2), _f(2, 3, 2, 3)]),
+    ("conv1d_stride", lambda tf, x, w: tf.nn.conv1d(x, w, 2, "VALID"), [_f(2, 9, 3), _f(3, 3, 2)]),
+    ("depthwise_conv2d_rate", lambda tf, x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME", rate=[2, 1]),
+     [_f(1, 6, 5, 2), _f(2, 2, 2, 2)]),
+    ("sparse_softmax_ce", lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 0, 3], logits=x),
+     [_f(3, 4)]),
+    ("embedding_lookup_max_norm", lambda tf, p: tf.nn.embedding_lookup(p, [[0, 2], [3, 0]], max_norm=0.8),
+     [_f(4, 3)]),
 ]
 
 # float32 only: TensorFlow's LRN and 3-D pooling kernels take half/bfloat16/float32

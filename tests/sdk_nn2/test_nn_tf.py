@@ -40,9 +40,10 @@ def test_op_matches_tensorflow(case, dtype):
                 want = ARRAYS[f"{key}/out{i}"]
                 assert np.asarray(v).dtype == want.dtype, f"{key} out{i} dtype"
                 _close(v, want, f"{key} out{i}")
-            if phs:
-                gys = [ARRAYS[f"{key}/gy{i}"] for i in range(len(outs))]
-                loss = tf.add_n([tf.reduce_sum(o * gy) for o, gy in zip(outs, gys) if o.dtype == dtype])
+            gys = [ARRAYS[f"{key}/gy{i}"] for i in range(len(outs))]
+            terms = [tf.reduce_sum(o * gy) for o, gy in zip(outs, gys) if o.dtype == dtype]
+            if phs and terms:
+                loss = tf.add_n(terms)
                 grads = [tf.convert_to_tensor(g) if g is not None else tf.zeros_like(p)
                          for g, p in zip(tf.gradients(loss, phs), phs)]
                 for i, g in enumerate(sess.run(grads, feed)):

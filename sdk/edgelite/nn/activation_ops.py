@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import numpy as np
+
 from edgelite.framework import common_shapes, ops
 from edgelite.framework.op_def_registry import FLOAT_TYPES, REAL_NUMBER_TYPES, register_op
 from edgelite.kernels import activations as act
@@ -18,6 +20,11 @@ def _check_logits_rank(op: Any) -> list:
     return [shape]
 
 
+def _float_attr(value: float) -> float:
+    """A float attr as TF holds it: rounded to float32 (so float64 kernels see float32(0.1), not 0.1)."""
+    return float(np.float32(value))
+
+
 def _unary(op_type: str, fn: Any, allowed: tuple, attrs: Optional[dict] = None) -> None:
     register_op(op_type, inputs=["features: T"], outputs=["activations: T"], attrs=attrs,
                 kernel=fn, shape_fn=_same, allowed_dtypes={"T": allowed})
@@ -30,13 +37,13 @@ def _grad_op(op_type: str, fn: Any, second: str, attrs: Optional[dict] = None) -
 
 _unary("Relu", lambda ctx, x: act.relu(x), REAL_NUMBER_TYPES)
 _unary("Relu6", lambda ctx, x: act.relu6(x), REAL_NUMBER_TYPES)
-_unary("LeakyRelu", lambda ctx, x: act.leaky_relu(x, ctx.attrs["alpha"]), FLOAT_TYPES, {"alpha": 0.2})
+_unary("LeakyRelu", lambda ctx, x: act.leaky_relu(x, _float_attr(ctx.attrs["alpha"])), FLOAT_TYPES, {"alpha": 0.2})
 _unary("Elu", lambda ctx, x: act.elu(x), FLOAT_TYPES)
 _unary("Selu", lambda ctx, x: act.selu(x), FLOAT_TYPES)
 _unary("Softplus", lambda ctx, x: act.softplus(x), FLOAT_TYPES)
 _grad_op("ReluGrad", lambda ctx, g, x: act.relu_grad(g, x), "features")
 _grad_op("Relu6Grad", lambda ctx, g, x: act.relu6_grad(g, x), "features")
-_grad_op("LeakyReluGrad", lambda ctx, g, x: act.leaky_relu_grad(g, x, ctx.attrs["alpha"]), "features",
+_grad_op("LeakyReluGrad", lambda ctx, g, x: act.leaky_relu_grad(g, x, _float_attr(ctx.attrs["alpha"])), "features",
          {"alpha": 0.2})
 _grad_op("EluGrad", lambda ctx, g, y: act.elu_grad(g, y), "outputs")
 _grad_op("SeluGrad", lambda ctx, g, y: act.selu_grad(g, y), "outputs")

@@ -18,8 +18,8 @@ _ATTRS = {"ksize": None, "strides": None, "Targmax": dtypes.int64, "padding": No
 
 
 def first_max(xp: np.ndarray, g: WindowND, values: Any) -> tuple:
-    """(max, ordinal of the winning tap) per output window over the taps of a padded array: values(tap, slice) gives each
-    tap's candidates; the earliest tap in scan order wins ties, as TF's CPU kernels do."""
+    """(max, ordinal of the winning tap) per output window over the taps of a padded array: values(tap, slice)
+    gives each tap's candidates; the earliest tap in scan order wins ties, as TF's CPU kernels do."""
     best, where = None, None
     for k, (tap, sl) in enumerate(g.taps()):
         v = values(tap, sl)

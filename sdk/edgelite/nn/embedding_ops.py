@@ -19,7 +19,8 @@ def _clip(params: ops.Tensor, ids: ops.Tensor, max_norm: Any) -> ops.Tensor:
     else:
         axes = math_ops.range(array_ops.rank(ids), array_ops.rank(params))
     with ops.name_scope(None, "clip_by_norm", [params, max_norm]) as scope:
-        clip = math_ops.cast(max_norm, params.dtype)
+        # a Python max_norm enters the product at the params' precision, as TF's clip_by_norm does
+        clip = ops.convert_to_tensor(max_norm, dtype=params.dtype)
         l2sum = math_ops.reduce_sum(params * params, axes, keepdims=True)
         positive = l2sum > 0
         # The gradient of sqrt at 0 is infinite: take the root of 1 there and keep the zero.
