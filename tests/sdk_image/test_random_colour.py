@@ -68,6 +68,7 @@ def test_random_ops_keep_uint8():
 
 
 def test_random_jpeg_quality_is_seeded_and_stays_close_to_the_image():
+    pytest.importorskip("PIL", reason="JPEG encoding needs Pillow (edgelite[image])")
     yy, xx = np.mgrid[0:16, 0:16]
     smooth = np.stack([yy / 16, xx / 16, (yy + xx) / 32], -1).astype(np.float32)
 
