@@ -8,3 +8,6 @@ from edgelite.ops.string_ops import (  # noqa: F401
     substr, upper,
 )
 from edgelite.ops.string_split_ops import reduce_join, strings_split as split, unsorted_segment_join  # noqa: F401
+from edgelite.ops.string_format_ops import string_format as format  # noqa: F401,A004
+from edgelite.ops.string_ngrams_ops import ngrams  # noqa: F401
+from edgelite.ops.string_unicode_ops import unicode_encode, unicode_transcode  # noqa: F401
