@@ -243,6 +243,16 @@ from edgelite.train.clip_ops import (  # noqa: F401,E402
     clip_by_average_norm, clip_by_global_norm, clip_by_norm, global_norm,
 )
 from edgelite.train._scopes import init_scope  # noqa: F401,E402
+from edgelite.framework.meta_graph_protos import TensorInfo  # noqa: F401,E402
+from edgelite.framework.tensor_protos import (  # noqa: F401,E402
+    is_numeric_tensor, is_symbolic_tensor, make_ndarray, make_tensor_proto,
+)
+from edgelite.framework.compat_switches import (  # noqa: F401,E402
+    disable_tensor_equality, disable_v2_tensorshape, resource_variables_enabled,
+)
+from edgelite.ops.regularizers import no_regularizer  # noqa: F401,E402
+from edgelite.ops.switch_case import switch_case  # noqa: F401,E402
+from edgelite.ops.timing_ops import timestamp  # noqa: F401,E402
 
 # ---- training and summaries (packages of their own) -----------------------------------------------
 from edgelite import summary, train  # noqa: F401,E402

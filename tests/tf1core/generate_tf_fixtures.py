@@ -12,7 +12,7 @@ from pathlib import Path
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from tf1core_cases import (  # noqa: E402
-    CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS,
+    CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS, SUMMARY_OP_CASES,
 )
 
 
@@ -46,12 +46,22 @@ def constant_step_schedules(tf) -> dict:
     return out
 
 
+def summary_ops(tf) -> dict:
+    """Serialized output (hex) of each summary op SUMMARY_OP_CASES builds, run in a session."""
+    out = {}
+    for name, build in SUMMARY_OP_CASES.items():
+        graph = tf.Graph()
+        with graph.as_default(), tf.Session() as sess:
+            out[name] = sess.run(build(tf)).hex()
+    return out
+
+
 def main() -> None:
     import tensorflow.compat.v1 as tf
 
     tf.disable_v2_behavior()
     record = {"tensorflow": tf.VERSION, "protos": protos(tf), "schedules": schedules(tf),
-              "constant_step_schedules": constant_step_schedules(tf)}
+              "constant_step_schedules": constant_step_schedules(tf), "summary_ops": summary_ops(tf)}
     out = Path(__file__).resolve().parent / "tf_fixtures.json"
     out.write_text(json.dumps(record, indent=0, sort_keys=True) + "\n")
 

@@ -142,3 +142,45 @@ def test_top_level_aliases():
         tf.compat.as_bytes(3)
     assert tf.dimension_at_index(tf.TensorShape([2, None]), 0).value == 2
     assert issubclass(errors.InvalidArgumentError, tf.OpError)
+
+
+def test_switch_case_picks_branch_default_or_last():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        index = tf.placeholder(tf.int32, [])
+        branches = [lambda: tf.constant(10), lambda: tf.constant(20)]
+        with_default = tf.switch_case(index, branches, default=lambda: tf.constant(-1))
+        without = tf.switch_case(index, {1: branches[1], 0: branches[0]})
+        assert [sess.run(with_default, {index: i}) for i in (0, 1, 5, -1)] == [10, 20, -1, -1]
+        assert [sess.run(without, {index: i}) for i in (0, 1, 7)] == [10, 20, 20]
+        with pytest.raises(ValueError, match="contiguous range"):
+            tf.switch_case(index, {0: branches[0], 2: branches[1]})
+
+
+def test_timestamp_and_small_framework_helpers():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        stamp = tf.timestamp()
+        first, second = sess.run(stamp), sess.run(stamp)
+        assert stamp.dtype == tf.float64 and first <= second
+        assert tf.is_symbolic_tensor(stamp) and tf.is_numeric_tensor(stamp)
+        assert not tf.is_numeric_tensor(tf.constant("a")) and not tf.is_symbolic_tensor(1.0)
+        w = tf.get_variable("w", [2], regularizer=tf.no_regularizer)
+        assert w is not None and tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES) == []
+    assert tf.resource_variables_enabled() is False
+
+
+def test_stub_out_for_testing_restores_attributes():
+    import os.path
+
+    real = os.path.exists
+    with tf.test.StubOutForTesting() as stubs:
+        stubs.Set(os.path, "exists", lambda p: "stubbed")
+        assert os.path.exists("x") == "stubbed"
+    assert os.path.exists is real
+
+
+def test_benchmark_runs_and_reports(caplog):
+    caplog.set_level(logging.INFO, logger="edgelite")
+    with tf.Graph().as_default(), tf.Session() as sess:
+        result = tf.test.Benchmark().run_op_benchmark(sess, tf.constant(1.0) + 1.0, min_iters=3, name="add")
+    assert result["iters"] == 3 and result["wall_time"] >= 0 and result["name"] == "add"
+    assert "Benchmark [add]" in caplog.text

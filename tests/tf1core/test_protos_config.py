@@ -83,3 +83,25 @@ def test_intra_op_threads_limit_blas_during_run():
                 probe(None)
             assert sess.run(m)[0, 0] == 4.0
     assert seen == [1]
+
+
+@pytest.mark.parametrize("name", sorted(tf1core_cases.SUMMARY_OP_CASES))
+def test_summary_op_output_matches_tensorflow(name):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        data = sess.run(tf1core_cases.SUMMARY_OP_CASES[name](tf))
+    assert tf.Summary.FromString(data) == tf.Summary.FromString(bytes.fromhex(FIXTURES["summary_ops"][name]))
+    assert data.hex() == FIXTURES["summary_ops"][name]
+
+
+def test_make_ndarray_reads_tensorflow_tensor_protos():
+    from edgelite.summary.protos import TensorProto
+
+    for name in ("tensor_proto_floats", "tensor_proto_ints_2d", "tensor_proto_fill", "tensor_proto_f64",
+                 "tensor_proto_strings"):
+        theirs = tf.make_ndarray(TensorProto.FromString(bytes.fromhex(FIXTURES["protos"][name])))
+        ours = tf.make_ndarray(tf1core_cases.PROTO_CASES[name](tf))
+        assert theirs.dtype == ours.dtype and theirs.shape == ours.shape
+        np.testing.assert_array_equal(theirs, ours)
+    np.testing.assert_array_equal(tf.make_ndarray(tf.make_tensor_proto(7, shape=[2, 3])), np.full((2, 3), 7))
+    with pytest.raises(TypeError, match="Expected a TensorProto"):
+        tf.make_ndarray(np.zeros(2))

@@ -27,6 +27,11 @@ PROTO_CASES = {
     "node_def": lambda tf: tf.NodeDef(name="a", op="Const", input=["x", "^y"], device="/device:CPU:0"),
     "attr_value": lambda tf: tf.AttrValue(i=5),
     "graph_def": lambda tf: tf.GraphDef(node=[tf.NodeDef(name="a", op="NoOp")]),
+    "tensor_proto_floats": lambda tf: tf.make_tensor_proto([1.0, 2.5, -3.0]),
+    "tensor_proto_ints_2d": lambda tf: tf.make_tensor_proto([[1, 2], [3, 4]]),
+    "tensor_proto_fill": lambda tf: tf.make_tensor_proto(7, shape=[2, 3]),
+    "tensor_proto_f64": lambda tf: tf.make_tensor_proto(0.5, dtype=tf.float64),
+    "tensor_proto_strings": lambda tf: tf.make_tensor_proto(["a", "bc"]),
 }
 
 SCHEDULE_STEPS = list(range(0, 201))
@@ -61,3 +66,14 @@ SCHEDULE_CASES = {
 CONSTANT_STEPS = [0, 14, 38, 110, 180]
 CONSTANT_STEP_CASES = ["exponential", "inverse_time", "polynomial_sqrt", "polynomial_cycle", "cosine_alpha",
                        "cosine_restarts_mul", "linear_cosine_beta"]
+
+# Summary ops whose serialized Summary must equal TensorFlow's.
+SUMMARY_OP_CASES = {
+    "tensor_summary_f32": lambda tf: tf.summary.tensor_summary("t", tf.constant([[1.5, 2.0], [3.0, 4.0]])),
+    "tensor_summary_i32_scalar": lambda tf: tf.summary.tensor_summary("n", tf.constant(7), display_name="seven",
+                                                                      summary_description="a count"),
+    "tensor_summary_family": lambda tf: tf.summary.tensor_summary("v:0", tf.constant([1, 2], tf.int64),
+                                                                  family="fam"),
+    "scalar_cleaned": lambda tf: tf.summary.scalar("loss:0", tf.constant(0.5)),
+    "histogram_cleaned": lambda tf: tf.summary.histogram("W1:0", tf.constant([1.0, 2.0, 2.5])),
+}

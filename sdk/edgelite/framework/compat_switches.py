@@ -16,3 +16,16 @@ def disable_resource_variables() -> None:
 
 def disable_control_flow_v2() -> None:
     """Accepted for compatibility; cond/while_loop are always traced into function bodies."""
+
+
+def disable_tensor_equality() -> None:
+    """Tensors already compare (and hash) by identity, TF1's behaviour: nothing to switch."""
+
+
+def disable_v2_tensorshape() -> None:
+    """TensorShape dimensions are already Dimension objects, TF1's behaviour: nothing to switch."""
+
+
+def resource_variables_enabled() -> bool:
+    """False: variables are TF1 reference variables."""
+    return False

@@ -31,6 +31,10 @@ class SummaryMetadata(Message):
         """Plugin name and plugin-specific content bytes."""
 
 
+class SummaryDescription(Message):
+    """A hint of how TensorBoard should display a tensor summary."""
+
+
 class Summary(Message):
     """A set of tagged values to display."""
 
@@ -112,6 +116,7 @@ declare(Summary.Value, [
     Field("metadata", 9, SummaryMetadata),
 ])
 declare(Summary, [Field("value", 1, Summary.Value, repeated=True)])
+declare(SummaryDescription, [Field("type_hint", 1, "string")])
 declare(LogMessage, [Field("level", 1, "enum"), Field("message", 2, "string")])
 declare(SessionLog, [Field("status", 1, "enum"), Field("checkpoint_path", 2, "string"), Field("msg", 3, "string")])
 declare(TaggedRunMetadata, [Field("tag", 1, "string"), Field("run_metadata", 2, "bytes")])

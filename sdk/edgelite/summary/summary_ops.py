@@ -5,8 +5,9 @@ SUMMARIES collection so merge_all() can gather it, and use the op's name scope a
 """
 from __future__ import annotations
 
+import contextlib
 import re
-from typing import Any, List, Optional
+from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from edgelite.framework.op_def_registry import register_op
 from edgelite import tf_logging
 
 from . import values as sv
-from .protos import SummaryMetadata
+from .protos import SummaryDescription, SummaryMetadata, TensorProto
 
 
 def _scalar_out(op: Any) -> list:
@@ -66,7 +67,17 @@ def _image_kernel(ctx: Any, tag: np.ndarray, tensor: np.ndarray) -> np.ndarray:
 
 
 def _tensor_summary_kernel(ctx: Any, tag: np.ndarray, tensor: np.ndarray, metadata: np.ndarray) -> np.ndarray:
-    summary = sv.text_summary(_text(tag), tensor)
+    arr = np.asarray(tensor)
+    if arr.dtype == object or arr.dtype.kind in "SU":
+        summary = sv.text_summary(_text(tag), tensor)
+    else:
+        # TensorFlow stores the value as raw tensor_content (AsProtoTensorContent), whatever its size.
+        from edgelite.framework import dtypes
+        from edgelite.framework.graph_def import shape_proto
+
+        proto = TensorProto(dtype=dtypes.as_dtype(arr.dtype).as_datatype_enum, tensor_shape=shape_proto(arr.shape),
+                            tensor_content=arr.astype(arr.dtype.newbyteorder("<"), copy=False).tobytes())
+        summary = sv.Summary(value=[sv.Summary.Value(tag=_text(tag), tensor=proto)])
     raw_meta = np.asarray(metadata).reshape(-1)[0]
     summary.value[0].metadata = SummaryMetadata.FromString(raw_meta if isinstance(raw_meta, bytes) else b"")
     return _as_bytes_scalar(summary)
@@ -116,17 +127,20 @@ def clean_tag(name: Optional[str]) -> Optional[str]:
     return new_name
 
 
-def _tag_scope(name: str, family: Optional[str]):
-    """The name scope whose name (without trailing '/') is the summary tag, as in TensorFlow v1."""
+@contextlib.contextmanager
+def _tag_scope(name: str, family: Optional[str]) -> Iterator[Tuple[str, str]]:
+    """(tag, scope) of a summary op, as TensorFlow v1 makes them: the op lives in the name scope `family/name`,
+    and its tag is that scope's name, prefixed once more with the family so TensorBoard groups it."""
     name, family = clean_tag(name), clean_tag(family)
     scope_name = f"{family}/{name}" if family else name
-    return ops.name_scope(scope_name)
+    with ops.name_scope(scope_name) as scope:
+        tag = scope.rstrip("/")
+        yield (f"{family}/{tag}" if family else tag), scope
 
 
 def scalar(name: str, tensor: Any, collections: Optional[List[str]] = None, family: Optional[str] = None) -> Any:
     """A summary holding one scalar value, tagged with the op's scope name."""
-    with _tag_scope(name, family) as scope:
-        tag = scope.rstrip("/")
+    with _tag_scope(name, family) as (tag, scope):
         out = ops.apply_op("ScalarSummary", [tag, tensor], name=scope)
     _collect(out, collections)
     return out
@@ -135,8 +149,8 @@ def scalar(name: str, tensor: Any, collections: Optional[List[str]] = None, fami
 def histogram(name: str, values: Any, collections: Optional[List[str]] = None,
               family: Optional[str] = None) -> Any:
     """A histogram of `values` (InvalidArgumentError at run time if any value is not finite)."""
-    with _tag_scope(name, family) as scope:
-        out = ops.apply_op("HistogramSummary", [scope.rstrip("/"), values], name=scope)
+    with _tag_scope(name, family) as (tag, scope):
+        out = ops.apply_op("HistogramSummary", [tag, values], name=scope)
     _collect(out, collections)
     return out
 
@@ -144,8 +158,8 @@ def histogram(name: str, values: Any, collections: Optional[List[str]] = None,
 def image(name: str, tensor: Any, max_outputs: int = 3, collections: Optional[List[str]] = None,
           family: Optional[str] = None) -> Any:
     """Up to max_outputs PNG images from a 4-D [batch, height, width, 1|3|4] tensor."""
-    with _tag_scope(name, family) as scope:
-        out = ops.apply_op("ImageSummary", [scope.rstrip("/"), tensor], attrs={"max_images": int(max_outputs)},
+    with _tag_scope(name, family) as (tag, scope):
+        out = ops.apply_op("ImageSummary", [tag, tensor], attrs={"max_images": int(max_outputs)},
                            name=scope)
     _collect(out, collections)
     return out
@@ -159,6 +173,23 @@ def text(name: str, tensor: Any, collections: Optional[List[str]] = None) -> Any
     metadata = SummaryMetadata(plugin_data=SummaryMetadata.PluginData(plugin_name="text")).SerializeToString()
     with ops.name_scope(clean_tag(name)) as scope:
         out = ops.apply_op("TensorSummaryV2", [scope.rstrip("/"), t, metadata], name=scope)
+    _collect(out, collections)
+    return out
+
+
+def tensor_summary(name: str, tensor: Any, summary_description: Optional[str] = None,
+                   collections: Optional[List[str]] = None, summary_metadata: Optional[SummaryMetadata] = None,
+                   family: Optional[str] = None, display_name: Optional[str] = None) -> Any:
+    """A summary holding the whole tensor (TensorSummaryV2), with optional plugin metadata."""
+    metadata = SummaryMetadata() if summary_metadata is None else SummaryMetadata.FromString(
+        summary_metadata.SerializeToString())
+    if summary_description is not None:
+        metadata.summary_description = summary_description
+    if display_name is not None:
+        metadata.display_name = display_name
+    with _tag_scope(name, family) as (tag, scope):
+        out = ops.apply_op("TensorSummaryV2", [tag, tensor, metadata.SerializeToString()],
+                           name=scope)
     _collect(out, collections)
     return out
 
