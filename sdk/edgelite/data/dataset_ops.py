@@ -485,7 +485,13 @@ def _put(out: np.ndarray, index: Any, part: np.ndarray) -> None:
 
 
 def _stack(items: list, c: int, dt: dtypes.DType) -> np.ndarray:
-    parts = [np.asarray(it[c]) for it in items]
+    parts = [it[c] for it in items]
+    if all(type(p) is np.ndarray and p.ndim == 0 for p in parts):
+        # Scalars (records, labels): one list conversion instead of a copy per element.
+        out = np.empty(len(parts), dtype=_np_dtype(dt))
+        out[:] = [p.item() for p in parts]
+        return out
+    parts = [np.asarray(p) for p in parts]
     for p in parts:
         if p.shape != parts[0].shape:
             raise errors.InvalidArgumentError(
