@@ -204,6 +204,11 @@ OP_CASES += [
      [_f(1, 6, 5, 2), _f(2, 2, 2, 2)]),
     ("sparse_softmax_ce", lambda tf, x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[1, 0, 3], logits=x),
      [_f(3, 4)]),
+    ("batch_norm_with_global_normalization", lambda tf, x, m, v, b, g: [
+        tf.nn.batch_norm_with_global_normalization(x, m, v, b, g, 1e-3, True),
+        tf.nn.batch_norm_with_global_normalization(input=x, mean=m, variance=v, beta=b, gamma=g,
+                                                   variance_epsilon=1e-3, scale_after_normalization=False)],
+     [_f(2, 3, 4), _f(4), _f(4, lo=0.5, hi=2.0), _f(4), _f(4)]),
     ("embedding_lookup_max_norm", lambda tf, p: tf.nn.embedding_lookup(p, [[0, 2], [3, 0]], max_norm=0.8),
      [_f(4, 3)]),
 ]
@@ -215,6 +220,8 @@ F32_CASES = [
     ("avg_pool3d", lambda tf, x: tf.nn.avg_pool3d(x, [1, 3, 2, 2, 1], [1, 2, 2, 1, 1], "SAME"), [_f(2, 5, 4, 3, 2)]),
     ("avg_pool3d_valid", lambda tf, x: tf.nn.avg_pool3d(x, [2, 2, 3], [1, 1, 2], "VALID"), [_f(1, 4, 3, 6, 2)]),
     ("avg_pool_v2_3d", lambda tf, x: tf.nn.avg_pool_v2(x, 2, 2, "SAME"), [_f(1, 3, 5, 4, 2)]),
+    ("approx_max_k", lambda tf, x: list(tf.nn.approx_max_k(x, 3)), [_f(4, 9)]),
+    ("approx_max_k_3d", lambda tf, x: list(tf.nn.approx_max_k(x, 2, recall_target=0.9)), [_f(2, 3, 5)]),
     ("lrn", lambda tf, x: tf.nn.lrn(x), [_f(2, 3, 2, 7)]),
     ("local_response_normalization", lambda tf, x: tf.nn.local_response_normalization(
         x, depth_radius=2, bias=0.5, alpha=0.3, beta=0.75), [_f(1, 2, 3, 6, lo=-2, hi=2)]),

@@ -84,3 +84,18 @@ def test_argmax_output_dtype():
     with tf.Graph().as_default():
         out = tf.nn.max_pool_with_argmax(np.zeros((1, 4, 4, 1), np.float32), 2, 2, "SAME", output_dtype=tf.int32)
         assert out.argmax.dtype == tf.int32 and out.output.shape.as_list() == [1, 2, 2, 1]
+
+
+def test_approx_min_k_is_exact_and_differentiable():
+    """TF's CPU kernel covers only approx_max_k over the last dimension; edgelite is exact everywhere."""
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(5, 3, 2)).astype(np.float32)
+    with tf.Graph().as_default():
+        xt = tf.constant(x)
+        values, indices = tf.nn.approx_min_k(xt, 2, reduction_dimension=0)
+        g = tf.gradients(values, xt, grad_ys=np.ones((2, 3, 2), np.float32))[0]
+        with tf.Session() as sess:
+            v, i, dx = sess.run([values, indices, g])
+    np.testing.assert_array_equal(v, np.sort(x, axis=0)[:2])
+    np.testing.assert_array_equal(i, np.argsort(x, axis=0)[:2])
+    np.testing.assert_array_equal(dx, (x <= np.sort(x, axis=0)[1]).astype(np.float32))

@@ -4,6 +4,7 @@ from edgelite.ops.math_ops import sigmoid, tanh  # noqa: F401
 from .activation_ops import elu, leaky_relu, log_softmax, relu, relu6, selu, softmax, softplus  # noqa: F401
 from edgelite.ops.space_ops import depth_to_space, space_to_batch, space_to_depth  # noqa: F401
 
+from .approx_topk_ops import approx_max_k, approx_min_k  # noqa: F401
 from .argmax_pool_ops import max_pool_with_argmax  # noqa: F401
 from .candidate_sampling_ops import (  # noqa: F401
     all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
@@ -27,7 +28,7 @@ from .lrn_ops import local_response_normalization, lrn  # noqa: F401
 from .moments_ops import normalize_moments, sufficient_statistics, weighted_moments  # noqa: F401
 from .morphology_ops import dilation2d, erosion2d  # noqa: F401
 from .normalization_ops import (  # noqa: F401
-    batch_normalization, bias_add, fused_batch_norm, l2_loss, l2_normalize, moments, xw_plus_b,
+    batch_norm_with_global_normalization, batch_normalization, bias_add, fused_batch_norm, l2_loss, l2_normalize, moments, xw_plus_b,
 )
 from .dropout import dropout  # noqa: F401
 from .embedding_ops import embedding_lookup  # noqa: F401

@@ -217,6 +217,18 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
         return x * math_ops.cast(inv, x.dtype) + math_ops.cast(shift, x.dtype)
 
 
+def batch_norm_with_global_normalization(t: Any = None, m: Any = None, v: Any = None, beta: Any = None,
+                                         gamma: Any = None, variance_epsilon: Any = None,
+                                         scale_after_normalization: Any = None, name: Optional[str] = None,
+                                         input: Any = None, mean: Any = None,  # noqa: A002
+                                         variance: Any = None) -> ops.Tensor:
+    """batch_normalization with given (global) statistics; gamma applies only if scale_after_normalization."""
+    t = input if t is None else t
+    m = mean if m is None else m
+    v = variance if v is None else v
+    return batch_normalization(t, m, v, beta, gamma if scale_after_normalization else None, variance_epsilon, name)
+
+
 def moments(x: Any, axes: Any, shift: Any = None, name: Optional[str] = None, keep_dims: Any = None,
             keepdims: Any = None) -> tuple:
     """Mean and (biased) variance of x over axes; the variance does not backpropagate through the mean."""
