@@ -480,3 +480,4 @@ def _broadcast_to(b: Any, op: Any) -> None:
         b.emit("BROADCAST_TO", [b.value(op.inputs[0])] + consts, [b.output(op.outputs[0])],
                ("BroadcastToOptions", {}), op.type)
 from edgelite.lite import rnn_emitters as _rnn_emitters  # noqa: E402,F401  (registers While/TensorListStack)
+from edgelite.lite import image_emitters as _image_emitters  # noqa: E402,F401  (registers the tf.image resizes)

@@ -1,0 +1,88 @@
+"""Graphs with tf.image resizes convert to RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR and run in edgelite_runtime
+(and LiteRT when installed) with the SDK's numbers."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import edgelite as tf
+from edgelite import lite
+from edgelite.lite import schema, schema_reader
+from edgelite_runtime import Interpreter
+
+
+def _convert_and_run(build, x_value):
+    with tf.Graph().as_default(), tf.Session() as sess:
+        x = tf.placeholder(tf.float32, x_value.shape)
+        y = build(x)
+        want = sess.run(y, {x: x_value})
+        model = lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
+    return model, want
+
+
+def _run(interpreter_cls, model, x_value, **kw):
+    interp = interpreter_cls(model_content=model, **kw)
+    interp.allocate_tensors()
+    interp.set_tensor(interp.get_input_details()[0]["index"], x_value)
+    interp.invoke()
+    return interp.get_tensor(interp.get_output_details()[0]["index"])
+
+
+@pytest.mark.parametrize("build,code", [
+    (lambda x: tf.image.resize_bilinear(x, [9, 7]), "RESIZE_BILINEAR"),
+    (lambda x: tf.image.resize_bilinear(x, [3, 4], align_corners=True), "RESIZE_BILINEAR"),
+    (lambda x: tf.image.resize_bilinear(x, [11, 5], half_pixel_centers=True), "RESIZE_BILINEAR"),
+    (lambda x: tf.image.resize_nearest_neighbor(x, [10, 3]), "RESIZE_NEAREST_NEIGHBOR"),
+    (lambda x: tf.image.resize_nearest_neighbor(x, [4, 9], half_pixel_centers=True), "RESIZE_NEAREST_NEIGHBOR"),
+    (lambda x: tf.nn.relu(tf.image.resize_images(x, [8, 8]) - 0.5), "RESIZE_BILINEAR"),
+], ids=["bilinear", "bilinear_align", "bilinear_half_pixel", "nearest", "nearest_half_pixel", "resize_images"])
+def test_resizes_convert_and_match_the_sdk(build, code):
+    x_value = np.random.default_rng(1).random((2, 5, 6, 3)).astype(np.float32)
+    model, want = _convert_and_run(build, x_value)
+    assert code in _op_names(model)
+    np.testing.assert_allclose(_run(Interpreter, model, x_value), want, rtol=1e-5, atol=1e-6)
+
+
+def _op_names(model: bytes) -> list:
+    m = schema_reader.read_model(model)
+    return [schema.OPERATOR_NAMES[schema_reader.builtin_code(c)] for c in m["operator_codes"]]
+
+
+def test_litert_agrees_when_installed():
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    x_value = np.random.default_rng(2).random((1, 7, 5, 2)).astype(np.float32)
+    model, want = _convert_and_run(lambda x: tf.image.resize_bilinear(x, [4, 9], half_pixel_centers=True), x_value)
+    np.testing.assert_allclose(_run(litert.Interpreter, model, x_value), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("resize", [
+    lambda h: tf.image.resize_bilinear(h, [9, 7], half_pixel_centers=True),
+    lambda h: tf.image.resize_nearest_neighbor(h, [10, 12]),
+], ids=["bilinear", "nearest"])
+def test_int8_resizes_keep_their_input_scale_and_match_litert(resize):
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    rng = np.random.default_rng(3)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        x = tf.placeholder(tf.float32, [1, 5, 6, 3])
+        w = tf.constant(rng.normal(0, 0.5, (3, 3, 3, 4)).astype(np.float32))
+        y = resize(tf.nn.relu(tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME")))
+        samples = [rng.random((1, 5, 6, 3)).astype(np.float32) for _ in range(16)]
+        want = sess.run(y, {x: samples[0]})
+        conv = lite.TFLiteConverter.from_session(sess, [x], [y])
+        conv.optimizations = [lite.Optimize.DEFAULT]
+        conv.representative_dataset = lambda: ([s] for s in samples)
+        conv.target_spec.supported_ops = {lite.OpsSet.TFLITE_BUILTINS_INT8}
+        model = conv.convert()
+    m = schema_reader.read_model(model)
+    sg = m["subgraphs"][0]
+    resize_op = next(op for op in sg["operators"]
+                     if schema.OPERATOR_NAMES[schema_reader.builtin_code(m["operator_codes"][op["opcode_index"]])]
+                     .startswith("RESIZE"))
+    q_in, q_out = (sg["tensors"][resize_op[k][0]]["quantization"] for k in ("inputs", "outputs"))
+    assert list(q_in["scale"]) == list(q_out["scale"]) and list(q_in["zero_point"]) == list(q_out["zero_point"])
+    # integer kernels are bit-exact with TFLite's reference kernels
+    ours = _run(Interpreter, model, samples[0])
+    theirs = _run(litert.Interpreter, model, samples[0],
+                  experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF)
+    np.testing.assert_array_equal(ours, theirs)
+    np.testing.assert_allclose(ours, want, atol=3 * float(q_out["scale"][0]) + 1e-6)
