@@ -417,3 +417,48 @@ DATASET_CASES = [
     ("err_generator_shape", lambda tf: tf.data.Dataset.from_generator(lambda: iter([[1, 2, 3]]), tf.int32, [2])),
     ("err_list_files", lambda tf: tf.data.Dataset.list_files("nothing_here_*.bin")),
 ]
+
+
+CORRUPT_FILES = ["truncated_body.tfrecord", "truncated_header.tfrecord", "bad_data_crc.tfrecord",
+                 "bad_length_crc.tfrecord", "not_gzip.tfrecord"]
+
+
+def make_corrupt_files(good: bytes, directory) -> None:
+    """Damaged copies of a plain TFRecord file of 3+ records (good), written next to the fixtures."""
+    first = 16 + int.from_bytes(good[:8], "little")
+    (directory / "truncated_body.tfrecord").write_bytes(good[:first + 20])
+    (directory / "truncated_header.tfrecord").write_bytes(good[:first + 5])
+    flipped = bytearray(good)
+    flipped[first + 14] ^= 0xFF
+    (directory / "bad_data_crc.tfrecord").write_bytes(bytes(flipped))
+    flipped = bytearray(good)
+    flipped[first + 9] ^= 0xFF
+    (directory / "bad_length_crc.tfrecord").write_bytes(bytes(flipped))
+    (directory / "not_gzip.tfrecord").write_bytes(good)
+
+
+def read_corrupt(tf, name: str, error_core) -> dict:
+    """How many records tf_record_iterator and TFRecordDataset yield before the error, and the errors."""
+    options = "GZIP" if name == "not_gzip.tfrecord" else None
+    out: dict = {}
+    n = 0
+    try:
+        for _ in tf.io.tf_record_iterator(name, options):
+            n += 1
+        out["iterator"] = [n, None, None]
+    except Exception as e:  # noqa: BLE001 - the error is the recorded result
+        out["iterator"] = [n, type(e).__name__, getattr(e, "message", str(e))]
+    g = tf.Graph()
+    with g.as_default():
+        nxt = tf.data.make_one_shot_iterator(tf.data.TFRecordDataset(name, options or "")).get_next()
+        n = 0
+        with tf.Session(graph=g) as sess:
+            try:
+                while True:
+                    sess.run(nxt)
+                    n += 1
+            except tf.errors.OutOfRangeError:
+                out["dataset"] = [n, None, None]
+            except tf.errors.OpError as e:
+                out["dataset"] = [n, type(e).__name__, error_core(e.message)]
+    return out

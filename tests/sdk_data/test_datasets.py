@@ -116,3 +116,10 @@ def test_prefetch_runs_ahead_and_session_close_stops_its_thread():
     while set(threading.enumerate()) - before and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not set(threading.enumerate()) - before
+
+
+@pytest.mark.parametrize("name", data_cases.CORRUPT_FILES)
+def test_damaged_records_fail_like_tensorflow(name, monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+    want = json.loads((FIXTURES / "tf_data.json").read_text())["corrupt"][name]
+    assert data_cases.read_corrupt(tf, name, result_codec.error_core) == want
