@@ -151,3 +151,20 @@ def test_dynamic_range_gives_the_hybrid_lstm_tf_writes():
     np.testing.assert_allclose(got, want, atol=5e-3)
     litert = pytest.importorskip("ai_edge_litert.interpreter")
     np.testing.assert_allclose(got, _run(litert.Interpreter(model_content=model), xv), atol=1e-6)
+
+
+@pytest.mark.parametrize("name,make_cell", [("basic_lstm", lambda: tf.nn.rnn_cell.BasicLSTMCell(4)),
+                                            ("basic_rnn", lambda: tf.nn.rnn_cell.BasicRNNCell(4))])
+def test_static_rnn_unrolls_into_tf_ops(name, make_cell):
+    x = tf.placeholder(tf.float32, [2, 5, 3], name="x")
+    outs, _ = tf.nn.static_rnn(make_cell(), tf.unstack(x, axis=1), dtype=tf.float32)
+    y = tf.identity(tf.stack(outs, 1), name="y")
+    xv = np.random.default_rng(2).uniform(-1, 1, (2, 5, 3)).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        want = sess.run(y, {x: xv})
+        model = tf.lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
+    names, _ = _fused_ops(model)
+    # the same operators as TF (the zero initial state folded away at step 0), possibly in another order
+    assert sorted(names) == sorted(TF_FUSED["static_rnn"][name])
+    np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)

@@ -18,6 +18,7 @@ import numpy as np
 
 from edgelite.lite import ir, schema
 from edgelite.lite.lstm_layout import batch_major_lstm
+from edgelite.lite.zero_folding import fold_zero_products
 
 _WEIGHTED = {"CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 0}  # op -> output-channel axis of weights
 _FUSES_ACTIVATION = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL"}
@@ -27,8 +28,8 @@ _ACTIVATION_OPS = {"RELU": "RELU", "RELU6": "RELU6", "RELU_N1_TO_1": "RELU_N1_TO
 def optimize(g: ir.Graph) -> None:
     """Run every rewrite until nothing changes."""
     g.prune()
-    for rewrite in (_drop_identities, _activation_patterns, _fold_pad, _fold_affine, _fuse_activation,
-                    _squeeze_to_reshape, batch_major_lstm):
+    for rewrite in (fold_zero_products, _drop_identities, _activation_patterns, _fold_pad, _fold_affine,
+                    _fuse_activation, _squeeze_to_reshape, batch_major_lstm):
         while rewrite(g):
             g.prune()
 
