@@ -150,3 +150,50 @@ def configure_mode(tfm, converter, mode: str, calibration) -> None:
     if mode == "int8":
         converter.inference_input_type = tfm.int8
         converter.inference_output_type = tfm.int8
+
+
+# ---- Keras models saved by tf-keras as .h5 --------------------------------------------------------------------
+def keras_cnn(keras):
+    """A functional Keras CNN on 8x8x1 digits with every common layer kind: padding, conv, batch norm,
+    pooling, depthwise and separable conv, an Add and a Concatenate branch, flatten, dropout, dense."""
+    L = keras.layers
+    inp = L.Input((8, 8, 1), name="image")
+    h = L.ZeroPadding2D(1)(inp)
+    h = L.Conv2D(8, 3, activation="relu", name="conv")(h)
+    h = L.BatchNormalization(name="bn")(h)
+    h = L.MaxPooling2D(2)(h)
+    d = L.DepthwiseConv2D(3, padding="same", name="dw")(h)
+    d = L.ReLU(max_value=6.0)(d)
+    s = L.SeparableConv2D(8, 3, padding="same", activation="relu", name="sep")(h)
+    h = L.Add()([d, s])
+    c = L.Conv2D(4, 1, activation="sigmoid", name="branch")(h)
+    h = L.Concatenate()([h, c])
+    h = L.AveragePooling2D(2)(h)
+    h = L.Flatten()(h)
+    h = L.Dense(16, activation="tanh", name="fc")(h)
+    h = L.Dropout(0.25)(h)
+    out = L.Dense(10, activation="softmax", name="probs")(h)
+    return keras.Model(inp, out)
+
+
+def keras_conv1d(keras):
+    """A Sequential Keras model over 16-step, 4-channel sequences: Conv1D, pooling, reshape, dense."""
+    L = keras.layers
+    return keras.Sequential([
+        L.InputLayer((16, 4), name="series"),
+        L.ZeroPadding1D(1),
+        L.Conv1D(6, 3, activation="relu", name="conv1d"),
+        L.MaxPooling1D(2),
+        L.GlobalAveragePooling1D(),
+        L.Reshape((3, 2)),
+        L.Flatten(),
+        L.Dense(3, name="out"),
+        L.Activation("softmax"),
+    ])
+
+
+def keras_inputs():
+    """(cnn inputs [16,8,8,1], conv1d inputs [16,16,4]) from a seeded generator (also the calibration sets)."""
+    rng = np.random.default_rng(5)
+    return (rng.uniform(0, 1, (16, 8, 8, 1)).astype(np.float32),
+            rng.standard_normal((16, 16, 4)).astype(np.float32))

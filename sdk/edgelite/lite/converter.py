@@ -105,6 +105,26 @@ class TFLiteConverter:
         converter._set_input_shapes(input_shapes)
         return converter
 
+    @classmethod
+    def from_keras_model_file(cls, model_file: str, input_arrays: Optional[list] = None,
+                              input_shapes: Optional[dict] = None, output_arrays: Optional[list] = None,
+                              custom_objects: Optional[dict] = None) -> "TFLiteConverter":
+        """Creates a TFLiteConverter from a Keras .h5 model file (architecture and weights read with h5py);
+        input_arrays / output_arrays select tensors of the rebuilt graph by name."""
+        from edgelite.lite.keras_h5 import build_graph
+        if custom_objects:
+            raise ValueError("custom_objects are not supported: edgelite rebuilds only the built-in Keras layers")
+        if not os.path.exists(model_file):
+            raise IOError(f"File '{model_file}' does not exist.")
+        graph, inputs, outputs = build_graph(model_file)
+        if input_arrays is not None:
+            inputs = _tensors_by_name(graph, list(input_arrays))
+        if output_arrays is not None:
+            outputs = _tensors_by_name(graph, list(output_arrays))
+        converter = cls(graph, inputs, outputs)
+        converter._set_input_shapes(input_shapes)
+        return converter
+
     def _set_input_shapes(self, input_shapes: Optional[dict]) -> None:
         """Overrides the shapes of the named input arrays (a None shape keeps the graph's)."""
         for name, shape in (input_shapes or {}).items():
@@ -367,8 +387,7 @@ def _parse_graph_def(graph_def: Any, source: str) -> Any:
         try:
             return parse(data.decode("utf-8"), GraphDef)
         except (UnicodeDecodeError, ParseError):
-            raise IOError(f"Unable to parse input file '{source}'. It is neither a binary GraphDef "
-                          f"({binary_error}) nor a text-format one.") from None
+            raise IOError(f"Unable to parse input file '{source}'.") from binary_error
 
 
 def _import_graph(graph_def: Any, source: str = "graph_def") -> Graph:

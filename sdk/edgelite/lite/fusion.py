@@ -29,7 +29,7 @@ def optimize(g: ir.Graph) -> None:
     """Run every rewrite until nothing changes."""
     g.prune()
     for rewrite in (fold_zero_products, _drop_identities, _activation_patterns, _fold_pad, _fold_affine,
-                    _fuse_activation, _squeeze_to_reshape, batch_major_lstm):
+                    _fuse_activation, _squeeze_to_reshape, batch_major_lstm, _merge_reshapes):
         while rewrite(g):
             g.prune()
 
@@ -211,15 +211,30 @@ def _fuse_activation(g: ir.Graph) -> bool:
 
 
 def _squeeze_to_reshape(g: ir.Graph) -> bool:
-    """A SQUEEZE becomes a RESHAPE to its result shape when the model inputs have static shapes, as TensorFlow's
-    converter rewrites squeezes of statically known shape (the batch stays -1 in the new shape)."""
-    if any(d < 0 for t in g.inputs for d in t.shape):
+    """A SQUEEZE becomes a RESHAPE to its result shape when only the batch dimension is unknown, as TensorFlow's
+    (v1) converter rewrites squeezes once it has fixed the batch size (the batch stays -1 in the new shape)."""
+    if any(d < 0 for t in g.inputs for d in t.shape[1:]):
         return False
     for op in g.ops:
         out = op.outputs[0] if op.outputs else None
-        if op.code != "SQUEEZE" or sum(d < 0 for d in out.shape) > 1:
+        if op.code != "SQUEEZE" or any(d < 0 for d in out.shape[1:]):
             continue
         shape = ir.Tensor(out.name + "/shape", (len(out.shape),), np.int32, data=np.asarray(out.shape, np.int32))
         op.code, op.inputs, op.options = "RESHAPE", [op.inputs[0], shape], None
+        return True
+    return False
+
+
+def _merge_reshapes(g: ir.Graph) -> bool:
+    """RESHAPE(RESHAPE(x)) is one RESHAPE of x when the inner result feeds nothing else."""
+    for op in g.ops:
+        if op.code != "RESHAPE" or not op.inputs[1].is_const:
+            continue
+        inner = g.producer(op.inputs[0])
+        if inner is None or inner.code != "RESHAPE" or g.is_output(inner.outputs[0]) or \
+                _sole_consumer(g, inner.outputs[0]) is not op:
+            continue
+        op.inputs = [inner.inputs[0], op.inputs[1]]
+        g.remove(inner)
         return True
     return False

@@ -61,14 +61,19 @@ def convert(recipe: Recipe, checkpoint: Any, mode: str = "float", io: Optional[s
     with tf.Session(graph=inference.graph) as sess:
         inference.saver.restore(sess, prefix)
         converter = tf.lite.TFLiteConverter.from_session(sess, [inference.x], [inference.outputs])
-        if mode != "float":
-            converter.optimizations = [tf.lite.Optimize.DEFAULT]
-        if mode == "float16":
-            converter.target_spec.supported_types = [tf.float16]
-        if mode == "int8":
-            converter.representative_dataset = representative_dataset(calibration)
-            converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-            if io != "float32":
-                converter.inference_input_type = tf.as_dtype(io)
-                converter.inference_output_type = tf.as_dtype(io)
+        configure(converter, mode, io, calibration)
         return converter.convert()
+
+
+def configure(converter: Any, mode: str, io: str, calibration: Optional[np.ndarray]) -> None:
+    """Sets a TFLiteConverter up for mode (float, float16, dynamic, int8 calibrated on `calibration`) and io."""
+    if mode != "float":
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    if mode == "float16":
+        converter.target_spec.supported_types = [tf.float16]
+    if mode == "int8":
+        converter.representative_dataset = representative_dataset(calibration)
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        if io != "float32":
+            converter.inference_input_type = tf.as_dtype(io)
+            converter.inference_output_type = tf.as_dtype(io)
