@@ -12,7 +12,7 @@ import numpy as np
 from edgelite.cli.errors import UserError
 
 GRAPH_SUFFIXES = (".pb", ".pbtxt")
-KERAS_SUFFIXES = (".h5", ".hdf5", ".keras")
+KERAS_SUFFIXES = (".h5", ".hdf5")
 
 
 def register_arguments(p: argparse.ArgumentParser) -> None:
