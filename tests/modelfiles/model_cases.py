@@ -197,3 +197,25 @@ def keras_inputs():
     rng = np.random.default_rng(5)
     return (rng.uniform(0, 1, (16, 8, 8, 1)).astype(np.float32),
             rng.standard_normal((16, 16, 4)).astype(np.float32))
+
+
+# ---- resource variables -------------------------------------------------------------------------------------
+RESOURCE_INPUT = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+RESOURCE_LABELS = np.array([0, 2, 1], np.int64)
+
+
+def resource_mlp(tfm):
+    """x[?,4] -> dense 8 relu -> dense 3 softmax 'probs', weights in resource variables (get_variable with
+    use_resource=True, seeded initializers), and an Adam 'train' op; returns (x, labels, probs, loss)."""
+    x = tfm.placeholder(tfm.float32, [None, 4], name="x")
+    labels = tfm.placeholder(tfm.int64, [None], name="labels")
+    rng = np.random.default_rng(9)
+    w1 = tfm.get_variable("w1", initializer=rng.standard_normal((4, 8)).astype(np.float32), use_resource=True)
+    b1 = tfm.get_variable("b1", initializer=np.zeros(8, np.float32), use_resource=True)
+    w2 = tfm.get_variable("w2", initializer=rng.standard_normal((8, 3)).astype(np.float32), use_resource=True)
+    logits = tfm.matmul(tfm.nn.relu(tfm.matmul(x, w1) + b1), w2)
+    probs = tfm.nn.softmax(logits, name="probs")
+    loss = tfm.reduce_mean(tfm.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits),
+                           name="loss")
+    tfm.train.AdamOptimizer(0.05).minimize(loss, name="train")
+    return x, labels, probs, loss

@@ -382,8 +382,19 @@ def read_meta_graph_file(filename: str) -> MetaGraphDef:
 
 def _ensure_op_types() -> None:
     """Registers the op types a TF1 training graph uses that live outside the core modules."""
+    import edgelite.ops.resource_variable_ops  # noqa: F401
     import edgelite.train.saver_ops  # noqa: F401
     import edgelite.train.training_ops  # noqa: F401
+
+
+def _reference_variables(key: str, values: list) -> list:
+    """The serialized VariableDefs of reference variables; resource variables (which edgelite has no Variable
+    objects for) are left out of the collection with a warning, their ops still imported and runnable."""
+    kept = [v for v in values if not VariableDef.FromString(v).is_resource]
+    if len(kept) != len(values):
+        _log.warning("Collection %s: %d resource variables are not rebuilt as Variable objects (their graph ops "
+                     "are imported; the SaverDef restores them).", key, len(values) - len(kept))
+    return kept
 
 
 def import_scoped_meta_graph_with_return_elements(
@@ -431,6 +442,8 @@ def import_scoped_meta_graph_with_return_elements(
             funcs = _proto_functions(ops.GraphKeys.GLOBAL_VARIABLES if key == ops.GraphKeys.METRIC_VARIABLES
                                      else key)
             values = getattr(col, kind).value
+            if key in _VARIABLE_PROTO_COLLECTIONS and kind == "bytes_list":
+                values = _reference_variables(key, values)
             if funcs is not None and kind == "bytes_list":
                 for value in values:
                     if key in _VARIABLE_PROTO_COLLECTIONS:

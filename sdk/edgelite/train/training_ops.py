@@ -44,6 +44,22 @@ def _define(op_type: str, refs: List[str], scalars: List[str], grad_inputs: List
     register_op(op_type, inputs=inputs, outputs=["out: Ref(T)"], attrs=attrs,
                 kernel=_kernel(len(refs), rule, arrange), shape_fn=_first_input_shape, stateful=True,
                 allowed_dtypes={"T": _FLOATS})
+    # The resource-variable form (ResourceApplyAdam, ResourceSparseApplyAdam, ...): handles in, no output.
+    resource_inputs = [f"{r}: resource" for r in refs] + inputs[len(refs):]
+    register_op("Resource" + op_type, inputs=resource_inputs, outputs=[], attrs=dict(attrs),
+                kernel=_resource_kernel(_kernel(len(refs), rule, arrange), len(refs)), shape_fn=lambda op: [],
+                stateful=True)
+
+
+def _resource_kernel(kernel: Callable, n_refs: int) -> Callable:
+    """kernel applied to the variables behind resource handles (0-d object arrays holding executor VarRefs)."""
+
+    def run(ctx: Any, *args: Any) -> tuple:
+        refs = [a.item() if isinstance(a, np.ndarray) else a for a in args[:n_refs]]
+        kernel(ctx, *refs, *args[n_refs:])
+        return ()
+
+    return run
 
 
 def _idx(rest: list, at: int) -> np.ndarray:
