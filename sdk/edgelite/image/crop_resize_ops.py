@@ -13,7 +13,7 @@ from edgelite.framework.tensor_util import constant_value
 from edgelite.ops import array_ops
 
 from .nms_ops import _ranks
-from .resize_kernels import call
+from .shared_kernels import call
 
 _REAL = [dtypes.uint8, dtypes.uint16, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.float16,
          dtypes.float32, dtypes.float64]

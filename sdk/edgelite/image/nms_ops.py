@@ -14,7 +14,7 @@ from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.tensor_util import constant_value
 from edgelite.ops import array_ops
 
-from .resize_kernels import call
+from .shared_kernels import call
 
 _FLOATS = {"T": [dtypes.float16, dtypes.float32], "T_threshold": [dtypes.float16, dtypes.float32]}
 

@@ -12,7 +12,7 @@ from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.tensor_util import constant_value, constant_value_as_shape
 from edgelite.ops import array_ops, math_ops
 
-from . import resize_kernels as k
+from . import shared_kernels as k
 
 _REAL = [dtypes.int8, dtypes.uint8, dtypes.int16, dtypes.uint16, dtypes.int32, dtypes.int64, dtypes.bfloat16,
          dtypes.float16, dtypes.float32, dtypes.float64]

@@ -1,8 +1,8 @@
-"""The resize kernels of the SDK's image ops: edgelite_runtime.preprocessing's, with TF's error type.
+"""Kernels the SDK's image ops share with the device: edgelite_runtime.preprocessing's, with TF's error types.
 
-One implementation serves the SDK and the device runtime; it raises ValueError with TensorFlow's kernel
-text, which becomes InvalidArgumentError (same text) here. The runtime package is imported on first
-use so that importing the SDK does not load the interpreter library.
+One implementation (resizes, crop_and_resize, NMS) serves the SDK and the device runtime; it raises
+ValueError with TensorFlow's kernel text, which becomes InvalidArgumentError (same text) here. The runtime
+package is imported on first use so that importing the SDK does not load the interpreter library.
 """
 from __future__ import annotations
 
