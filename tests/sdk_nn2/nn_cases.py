@@ -213,6 +213,21 @@ OP_CASES += [
      [_f(4, 3)]),
 ]
 
+OP_CASES += [
+    ("pool_max_2d_dilated", lambda tf, x: tf.nn.pool(x, [2, 2], "MAX", "VALID", dilation_rate=[2, 1]),
+     [_f(2, 7, 6, 3)]),
+    ("pool_avg_2d_strided_same", lambda tf, x: tf.nn.pool(x, [3, 2], "AVG", "SAME", strides=[2, 2]),
+     [_f(1, 7, 6, 2)]),
+    ("pool_max_1d_dilated", lambda tf, x: tf.nn.pool(x, [3], "MAX", "VALID", dilations=[2]), [_f(2, 11, 2)]),
+    ("pool_avg_1d", lambda tf, x: tf.nn.pool(x, [2], "AVG", "SAME", strides=[2]), [_f(2, 7, 3)]),
+    ("with_space_to_batch_conv_same", lambda tf, x, w: tf.nn.with_space_to_batch(
+        x, [2, 3], "SAME", lambda inp, n, pad: tf.nn.conv2d(inp, w, [1, 1, 1, 1], pad), filter_shape=[3, 2]),
+     [_f(1, 7, 8, 2), _f(3, 2, 2, 3)]),
+    ("with_space_to_batch_unknown_size", lambda tf, x, w: tf.nn.with_space_to_batch(
+        tf.placeholder_with_default(x, [None, None, None, 2]), [2, 2], "VALID",
+        lambda inp, n, pad: tf.nn.conv2d(inp, w, [1, 1, 1, 1], pad)), [_f(1, 7, 6, 2), _f(2, 2, 2, 3)]),
+]
+
 # float32 only: TensorFlow's LRN and 3-D pooling kernels take half/bfloat16/float32
 F32_CASES = [
     ("max_pool3d", lambda tf, x: tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [_f(2, 5, 4, 5, 3)]),
@@ -220,6 +235,8 @@ F32_CASES = [
     ("avg_pool3d", lambda tf, x: tf.nn.avg_pool3d(x, [1, 3, 2, 2, 1], [1, 2, 2, 1, 1], "SAME"), [_f(2, 5, 4, 3, 2)]),
     ("avg_pool3d_valid", lambda tf, x: tf.nn.avg_pool3d(x, [2, 2, 3], [1, 1, 2], "VALID"), [_f(1, 4, 3, 6, 2)]),
     ("avg_pool_v2_3d", lambda tf, x: tf.nn.avg_pool_v2(x, 2, 2, "SAME"), [_f(1, 3, 5, 4, 2)]),
+    ("pool_max_3d_dilated", lambda tf, x: tf.nn.pool(x, [2, 2, 2], "MAX", "VALID", dilation_rate=[1, 2, 2]),
+     [_f(1, 4, 5, 6, 2)]),
     ("approx_max_k", lambda tf, x: list(tf.nn.approx_max_k(x, 3)), [_f(4, 9)]),
     ("approx_max_k_3d", lambda tf, x: list(tf.nn.approx_max_k(x, 2, recall_target=0.9)), [_f(2, 3, 5)]),
     ("lrn", lambda tf, x: tf.nn.lrn(x), [_f(2, 3, 2, 7)]),
@@ -265,6 +282,11 @@ ERROR_CASES = [
     ("fractional_pool_ratio", False, lambda tf: tf.nn.fractional_max_pool(tf.zeros([1, 4, 4, 2]), [2, 2, 2, 1])),
     ("fractional_pool_too_small", True, lambda tf: tf.nn.fractional_avg_pool(tf.zeros([1, 2, 4, 2]),
                                                                               [1, 3, 2, 1])),
+    ("pool_same_dilated", False, lambda tf: tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2], "MAX", "SAME",
+                                                        dilation_rate=[2, 2])),
+    ("pool_window_rank", False, lambda tf: tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2, 2, 2], "MAX", "VALID")),
+    ("pool_strides_over_window", False, lambda tf: tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2], "AVG", "VALID",
+                                                               strides=[3, 1])),
     ("sampler_int32_classes", False, lambda tf: tf.nn.uniform_candidate_sampler(
         tf.constant([[1, 2]], tf.int32), 2, 5, True, 6)),
 ]
