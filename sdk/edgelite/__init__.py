@@ -142,6 +142,7 @@ from edgelite.ops.logging_ops import print_v2 as print  # noqa: F401,A001
 from edgelite.ops.script_ops import numpy_function, py_func, py_function  # noqa: F401
 from edgelite.ops.template import make_template  # noqa: F401
 from edgelite.ops.custom_gradient import custom_gradient  # noqa: F401
+from edgelite.ops.random_extra_ops import random_gamma, random_poisson  # noqa: F401
 from edgelite.ops.linalg_extra_ops import (  # noqa: F401
     cholesky, cholesky_solve, diag, diag_part, eye, matrix_band_part, matrix_determinant, matrix_inverse,
     matrix_set_diag, matrix_solve, matrix_solve_ls, matrix_triangular_solve, self_adjoint_eig, self_adjoint_eigvals,

@@ -298,7 +298,23 @@ def name_cases(tf) -> dict:
                 tf.verify_tensor_all_finite(x, "m").name, tf.ensure_shape(x, [2]).name,
                 tf.add_check_numerics_ops().name, tf.print(x).name]
 
-    return {"template": template_names, "script_ops": script_names, "logging_ops": logging_names}
+    def random_shapes():
+        a = tf.placeholder(tf.float32, [3])
+        outs = [tf.random_gamma([2, 4], a, seed=1), tf.random.gamma([5], [[1.0], [2.0]], beta=[1.0, 2.0, 3.0]),
+                tf.random_poisson(a, [2]), tf.random.poisson([1.0, 2.0], [3], dtype=tf.int64),
+                tf.random.stateless_uniform([2, 3], [1, 2]), tf.random.stateless_uniform([4], [1, 2], 0, 9, tf.int64),
+                tf.random.stateless_normal([3], tf.constant([4, 5], tf.int64), dtype=tf.float64),
+                tf.random.stateless_truncated_normal([2, 2], [1, 2]),
+                tf.random.stateless_categorical([[0.5, 1.0], [2.0, 0.1]], 4, [1, 2], dtype=tf.int32),
+                tf.random.stateless_multinomial(tf.zeros([3, 5]), 2, [7, 8]),
+                tf.random.stateless_poisson([2, 3], [1, 2], [1.0, 2.0, 3.0]),
+                tf.random.stateless_gamma([2, 3], [1, 2], [1.0, 2.0, 3.0]),
+                tf.random.stateless_binomial([4], [1, 2], 10.0, 0.3),
+                tf.random.stateless_parameterized_truncated_normal([3], [1, 2])]
+        return [(o.name, o.dtype.name, o.shape.as_list() if o.shape.ndims is not None else None) for o in outs]
+
+    return {"template": template_names, "script_ops": script_names, "logging_ops": logging_names,
+            "random_shapes": random_shapes}
 
 
 def _spd(tf, a):
@@ -508,5 +524,11 @@ def error_cases(tf) -> dict:
         "svd_int": lambda: tf.svd(c([[1, 2], [3, 4]])),
         "eigh_not_square": lambda: tf.self_adjoint_eig(tf.zeros([2, 3])),
         "solve_ls_rows": lambda: tf.matrix_solve_ls(tf.zeros([3, 2]), tf.zeros([2, 1])),
+        "stateless_seed_rank": lambda: tf.random.stateless_uniform([2], 3),
+        "stateless_seed_size": lambda: tf.random.stateless_normal([2], [1, 2, 3]),
+        "stateless_seed_runtime": lambda: tf.random.stateless_uniform([2], tf.placeholder_with_default(
+            tf.constant([1, 2, 3], tf.int64), None)),
+        "stateless_int_no_maxval": lambda: tf.random.stateless_uniform([2], [1, 2], dtype=tf.int32),
+        "random_gamma_int": lambda: tf.random_gamma([2], [1, 2], dtype=tf.int32),
         "ensure_shape_rank": lambda: tf.ensure_shape(c([[1, 2]]), [None]),
     }

@@ -22,7 +22,7 @@ def _same_dtype(fn: Any) -> Any:
     return lambda ctx, *xs: np.asarray(fn(*xs)).astype(xs[0].dtype, copy=False)
 
 
-def _igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
+def igamma_grad_a(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     """d/da P(a, x): a five-point central difference in float64 (scipy has no closed form)."""
     a64, x64 = np.asarray(a, np.float64), np.asarray(x, np.float64)
     h = 1e-3 * np.maximum(1.0, np.abs(a64))
@@ -43,7 +43,7 @@ _BINARY = {
     # op type: (inputs, numpy fn, allowed dtypes)
     "Igamma": (["a: T", "x: T"], special.gammainc, FLOAT_TYPES),
     "Igammac": (["a: T", "x: T"], special.gammaincc, FLOAT_TYPES),
-    "IgammaGradA": (["a: T", "x: T"], _igamma_grad_a, _F32_F64),
+    "IgammaGradA": (["a: T", "x: T"], igamma_grad_a, _F32_F64),
     "Zeta": (["x: T", "q: T"], special.zeta, _F32_F64),
     "Polygamma": (["a: T", "x: T"], special.polygamma, _F32_F64),
 }
