@@ -201,5 +201,7 @@ def test_checker_catches_a_wrong_gradient():
     def build(x):
         with tf.get_default_graph().gradient_override_map({"Relu": "DoubledReluGradForTest"}):
             return tf.nn.relu(x)
+    # fixed inputs with positive entries: drawn from the shared generator they depend on test order, and with all
+    # six negative (1 in 64) the doubled relu gradient is zero and nothing is caught
     with pytest.raises(AssertionError, match="d/dx"):
-        check_gradients(build, {"x": away_from_kinks(rnd(2, 3))})
+        check_gradients(build, {"x": np.array([[0.9, -0.6, 1.7], [0.4, -1.2, 0.3]])})
