@@ -168,3 +168,17 @@ def test_static_rnn_unrolls_into_tf_ops(name, make_cell):
     # the same operators as TF (the zero initial state folded away at step 0), possibly in another order
     assert sorted(names) == sorted(TF_FUSED["static_rnn"][name])
     np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)
+
+
+def test_classifier_with_unknown_batch_converts():
+    x = tf.placeholder(tf.float32, [None, TIME, DEPTH], name="x")
+    _, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(4), x, dtype=tf.float32)
+    logits = tf.matmul(state.h, tf.Variable(np.random.default_rng(0).normal(size=(4, 3)).astype(np.float32)))
+    xv = np.random.default_rng(3).uniform(-1, 1, (1, TIME, DEPTH)).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        want = sess.run(logits, {x: xv})
+        model = tf.lite.TFLiteConverter.from_session(sess, [x], [logits]).convert()
+    names, _ = _fused_ops(model)
+    assert names == ["UNIDIRECTIONAL_SEQUENCE_LSTM", "STRIDED_SLICE", "FULLY_CONNECTED"]
+    np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)

@@ -64,9 +64,10 @@ def _while(b: Any, op: Any) -> None:
     x = b.value(spec["input"])
     steps, batch, depth = x.shape
     c0, h0 = spec["initial_state"]
-    if batch < 0 or not (_is_zero(b, c0) and _is_zero(b, h0)):
-        b.unsupported_op(op, "a fused LSTM needs a static batch size and a zero initial state")
+    if not (spec.get("zero_start") or (_is_zero(b, c0) and _is_zero(b, h0))):
+        b.unsupported_op(op, "a fused LSTM needs a zero initial state")
         return
+    batch = 1 if batch < 0 else batch  # the state variables take the batch size the model is written with
     operands = _lstm_operands(b, spec, depth, op.name)
     if operands is None:
         b.unsupported_op(op, "the LSTM weights must be constant")

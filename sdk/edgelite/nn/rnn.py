@@ -111,14 +111,15 @@ def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_sta
         batch_size = _best_effort_batch_size(flat_input)
         state = _initial_state(cell, initial_state, dtype, batch_size)
         inputs = nest.pack_sequence_as(inputs, flat_input)
-        outputs, final_state = _dynamic_rnn_loop(cell, inputs, state, parallel_iterations, sequence_length, dtype)
+        outputs, final_state = _dynamic_rnn_loop(cell, inputs, state, parallel_iterations, sequence_length, dtype,
+                                                 zero_start=initial_state is None)
         if not time_major:
             outputs = nest.map_structure(_transpose_batch_time, outputs)
         return outputs, final_state
 
 
 def _dynamic_rnn_loop(cell: Any, inputs: Any, initial_state: Any, parallel_iterations: int,
-                      sequence_length: Any, dtype: Any) -> tuple:
+                      sequence_length: Any, dtype: Any, zero_start: bool = False) -> tuple:
     state = initial_state
     flat_input = nest.flatten(inputs)
     flat_output_size = nest.flatten(cell.output_size)
@@ -173,6 +174,7 @@ def _dynamic_rnn_loop(cell: Any, inputs: Any, initial_state: Any, parallel_itera
     if sequence_length is None and len(flat_input) == 1:
         spec = _fusable_lstm(cell, flat_input[0], state)
         if spec is not None:
+            spec["zero_start"] = zero_start
             final_ta[0].flow.op._fused_lstm = spec
     final_outputs = []
     for ta, size in zip(final_ta, flat_output_size):
