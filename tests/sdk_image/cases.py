@@ -185,6 +185,9 @@ CASES = RESIZE + WINDOWS + NMS + COLOUR + METRICS + CROPS
 
 
 ERROR_CASES = [
+    ("resize_unknown_method", lambda tf: tf.image.resize_images(tf.zeros([4, 4, 1]), [2, 2], method=7)),
+    ("resize_unknown_method_2d", lambda tf: tf.image.resize_images(tf.zeros([4, 4]), [2, 2], method="lanczos3")),
+    ("resize_unknown_method_same_size", lambda tf: tf.image.resize_images(tf.zeros([4, 4, 1]), [4, 4], method=9)),
     ("bicubic_3d", lambda tf: tf.image.resize_bicubic(tf.zeros([4, 4, 1]), [2, 2])),
     ("area_size_3", lambda tf: tf.image.resize_area(tf.zeros([1, 4, 4, 1]), [2, 2, 2])),
     ("crop_bbox_2d", lambda tf: tf.image.crop_to_bounding_box(tf.zeros([4, 4]), 0, 0, 2, 2)),

@@ -169,9 +169,6 @@ def _aspect_size(images: ops.Tensor, size: ops.Tensor) -> ops.Tensor:
 def resize_images(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR, align_corners: bool = False,
                   preserve_aspect_ratio: bool = False, name: Optional[str] = None) -> ops.Tensor:
     """Resize 3-D or 4-D images (tf.compat.v1.image.resize_images); unchanged if the size already matches."""
-    if method not in _METHODS:
-        raise ValueError(f"Resize method is not implemented: {method}")
-    resizer = _METHODS[method]
     with ops.name_scope(name, "resize", [images, size]):
         images = ops.convert_to_tensor(images, name="images")
         if images.shape.ndims is None:
@@ -193,7 +190,9 @@ def resize_images(images: Any, size: Any, method: Any = ResizeMethod.BILINEAR, a
         new_h, new_w = constant_value_as_shape(size).with_rank(2).as_list()
         if None not in (new_h, new_w, height, width) and (new_h, new_w) == (height, width):
             return images if is_batch else array_ops.squeeze(images, axis=[0])
-        out = resizer(images, size, align_corners=align_corners)
+        if method not in _METHODS:  # checked where TF checks it: after the shapes, before resizing
+            raise ValueError(f"Resize method is not implemented: {method}")
+        out = _METHODS[method](images, size, align_corners=align_corners)
         out.set_shape([None, new_h, new_w, None])
         return out if is_batch else array_ops.squeeze(out, axis=[0])
 
