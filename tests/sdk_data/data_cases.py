@@ -413,6 +413,11 @@ DATASET_CASES = [
     ("fixed_length", lambda tf: tf.data.FixedLengthRecordDataset(["fixed.bin"], 4, header_bytes=2, footer_bytes=1)),
     ("shuffle_all", lambda tf: tf.data.Dataset.range(12).shuffle(5, seed=4)),
     ("list_files", lambda tf: tf.data.Dataset.list_files("records_*.tfrecord", shuffle=False)),
+    ("varlen_map_batch", lambda tf: tf.data.Dataset.from_tensor_slices(_varlen_records(tf)).map(
+        lambda r: tf.parse_single_example(r, _varlen(tf))).batch(2)),
+    ("sparse_through_map", lambda tf: tf.data.Dataset.from_tensor_slices(_varlen_records(tf)).map(
+        lambda r: tf.parse_single_example(r, _varlen(tf))["v"]).batch(3).map(
+        lambda sp: tf.sparse.to_dense(sp, default_value=-1))),
     ("err_batch_shapes", lambda tf: tf.data.Dataset.range(1, 3).map(lambda x: tf.fill([x], x)).batch(2)),
     ("err_generator_shape", lambda tf: tf.data.Dataset.from_generator(lambda: iter([[1, 2, 3]]), tf.int32, [2])),
     ("err_list_files", lambda tf: tf.data.Dataset.list_files("nothing_here_*.bin")),

@@ -39,6 +39,14 @@ class TensorSpec:
         return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"
 
 
+class SparseTensorSpec(TensorSpec):
+    """Type and static dense shape of a SparseTensor component of a dataset element."""
+
+    def __repr__(self) -> str:
+        return f"SparseTensorSpec(TensorShape({self.shape.as_list() if self.shape.ndims is not None else None}), " \
+               f"{self.dtype!r})"
+
+
 def _np_dtype(dt: dtypes.DType) -> Any:
     return object if dt == dtypes.string else dt.as_numpy_dtype
 
@@ -49,6 +57,7 @@ class ElementStructure:
     _structure: Any
     _flat_types: list
     _flat_shapes: list
+    _flat_classes: list
 
     @property
     def output_types(self) -> Any:
@@ -63,21 +72,23 @@ class ElementStructure:
     @property
     def output_classes(self) -> Any:
         """The class of each component of an element."""
-        return st.pack(self._structure, [ops.Tensor for _ in self._flat_types])
+        return st.pack(self._structure, list(self._flat_classes))
 
     @property
     def element_spec(self) -> Any:
         """The type specification of an element."""
-        return st.pack(self._structure, [TensorSpec(s, t) for s, t in zip(self._flat_shapes, self._flat_types)])
+        return st.pack(self._structure, [(TensorSpec if c is ops.Tensor else SparseTensorSpec)(s, t)
+                                         for s, t, c in zip(self._flat_shapes, self._flat_types, self._flat_classes)])
 
 
 class DatasetV1(ElementStructure):
     """Represents a potentially large set of elements (TF1 graph-mode API)."""
 
-    def __init__(self, structure: Any, flat_types: list, flat_shapes: list) -> None:
+    def __init__(self, structure: Any, flat_types: list, flat_shapes: list, flat_classes: Optional[list] = None) -> None:
         self._structure = structure
         self._flat_types = [dtypes.as_dtype(t) for t in flat_types]
         self._flat_shapes = [tensor_shape.as_shape(s) for s in flat_shapes]
+        self._flat_classes = list(flat_classes) if flat_classes is not None else [ops.Tensor] * len(flat_types)
 
     # ---- what subclasses provide ------------------------------------------------------------------------
     def _inputs(self) -> List[ops.Tensor]:
@@ -382,7 +393,7 @@ class ZipDataset(DatasetV1):
                                 f"`tuple` instead.")
         structure = st.pack(datasets, [d._structure for d in flat])
         super().__init__(structure, [t for d in flat for t in d._flat_types],
-                         [s for d in flat for s in d._flat_shapes])
+                         [s for d in flat for s in d._flat_shapes], [c for d in flat for c in d._flat_classes])
         self._datasets = flat
 
     def _inputs(self) -> list:
@@ -433,8 +444,9 @@ def _seeds(seed: Optional[int]) -> list:
 # ---- transformations ---------------------------------------------------------------------------------------------
 class _Unary(DatasetV1):
     def __init__(self, input_dataset: DatasetV1, structure: Any, flat_types: list, flat_shapes: list,
-                 extra_inputs: Optional[list] = None) -> None:
-        super().__init__(structure, flat_types, flat_shapes)
+                 extra_inputs: Optional[list] = None, flat_classes: Optional[list] = None) -> None:
+        super().__init__(structure, flat_types, flat_shapes,
+                         input_dataset._flat_classes if flat_classes is None else flat_classes)
         self._input = input_dataset
         self._extra = list(extra_inputs or [])
 
@@ -443,13 +455,19 @@ class _Unary(DatasetV1):
 
 
 def _trace(ds: DatasetV1, fn: Callable, name: str, returns_dataset: bool = False) -> TracedFunction:
-    return TracedFunction(fn, ds._structure, ds._flat_types, ds._flat_shapes, name, returns_dataset)
+    return TracedFunction(fn, ds._structure, ds._flat_types, ds._flat_shapes, ds._flat_classes, name,
+                          returns_dataset)
+
+
+def _dense_only(ds: DatasetV1, what: str) -> None:
+    if any(c is not ops.Tensor for c in ds._flat_classes):
+        raise TypeError(f"{what} of a dataset with SparseTensor components is not supported by edgelite")
 
 
 class MapDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1, fn: Callable, num_parallel_calls: Optional[int]) -> None:
         f = _trace(input_dataset, fn, "map_fn")
-        super().__init__(input_dataset, f.structure, f.out_types(), f.out_shapes(), f.captures)
+        super().__init__(input_dataset, f.structure, f.out_types(), f.out_shapes(), f.captures, f.out_classes())
         self._fn = f
 
     def _gen(self, env: Env) -> Iterator[list]:
@@ -504,6 +522,22 @@ def _stack(items: list, c: int, dt: dtypes.DType) -> np.ndarray:
     return out
 
 
+def _sparse_stack(parts: list) -> Any:
+    """Batch SparseTensorValues: a leading batch index on every index, dense shape [n] + the largest shape."""
+    from edgelite.framework.sparse_tensor import SparseTensorValue
+    ranks = {len(p.dense_shape) for p in parts}
+    if len(ranks) != 1:
+        raise errors.InvalidArgumentError(None, None, "Cannot batch SparseTensors of different ranks: "
+                                                      f"{sorted(ranks)}")
+    rank = ranks.pop()
+    indices = [np.concatenate([np.full((len(p.indices), 1), i, np.int64), np.asarray(p.indices, np.int64)
+                               .reshape(-1, rank)], axis=1) for i, p in enumerate(parts)]
+    shape = np.max(np.stack([np.asarray(p.dense_shape, np.int64) for p in parts]), axis=0) if parts else []
+    return SparseTensorValue(np.concatenate(indices).reshape(-1, rank + 1),
+                             np.concatenate([np.asarray(p.values) for p in parts]),
+                             np.concatenate([[len(parts)], shape]).astype(np.int64))
+
+
 class BatchDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1, batch_size: Any, drop_remainder: bool) -> None:
         size = _scalar_int(batch_size, "batch_size")
@@ -529,12 +563,14 @@ class BatchDataset(_Unary):
 
     def _gen(self, env: Env) -> Iterator[list]:
         for items in self._batches(env):
-            yield [_stack(items, c, dt) for c, dt in enumerate(self._flat_types)]
+            yield [_stack(items, c, dt) if cls is ops.Tensor else _sparse_stack([it[c] for it in items])
+                   for c, (dt, cls) in enumerate(zip(self._flat_types, self._flat_classes))]
 
 
 class PaddedBatchDataset(BatchDataset):
     def __init__(self, input_dataset: DatasetV1, batch_size: Any, padded_shapes: Any, padding_values: Any,
                  drop_remainder: bool) -> None:
+        _dense_only(input_dataset, "padded_batch")
         super().__init__(input_dataset, batch_size, drop_remainder)
         n = len(input_dataset._flat_types)
         if padded_shapes is None:
@@ -581,6 +617,7 @@ class PaddedBatchDataset(BatchDataset):
 
 class UnbatchDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1) -> None:
+        _dense_only(input_dataset, "unbatch")
         for s in input_dataset._flat_shapes:
             if s.ndims == 0:
                 raise ValueError("Cannot unbatch an input with scalar components.")
@@ -676,7 +713,7 @@ class SkipDataset(_Counted):
 
 class ConcatenateDataset(_Unary):
     def __init__(self, first: DatasetV1, second: DatasetV1) -> None:
-        if first._flat_types != second._flat_types:
+        if first._flat_types != second._flat_types or first._flat_classes != second._flat_classes:
             raise TypeError(f"Incompatible dataset elements:\n{first.element_spec} vs. \n{second.element_spec}")
         shapes = [a.most_specific_compatible_shape(b) if hasattr(a, "most_specific_compatible_shape") else
                   (a if a.as_list() == b.as_list() else tensor_shape.unknown_shape())
@@ -697,7 +734,8 @@ class InterleaveDataset(_Unary):
                  block_length: Optional[int]) -> None:
         f = _trace(input_dataset, fn, "interleave_fn", returns_dataset=True)
         inner = f.dataset
-        super().__init__(input_dataset, inner._structure, inner._flat_types, inner._flat_shapes, f.captures)
+        super().__init__(input_dataset, inner._structure, inner._flat_types, inner._flat_shapes, f.captures,
+                         inner._flat_classes)
         self._fn = f
         self._cycle = AUTOTUNE if cycle_length is None else int(cycle_length)
         self._block = 1 if block_length is None else int(block_length)

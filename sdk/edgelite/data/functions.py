@@ -1,28 +1,40 @@
 """User functions of tf.data transformations (map, filter, interleave...): traced once into a function graph,
-run per element by the session's executor."""
+run per element by the session's executor.
+
+A dense component travels as one tensor, a SparseTensor component as its indices, values and dense_shape.
+"""
 from __future__ import annotations
 
 from typing import Any, List
 
-import numpy as np
-
-from edgelite.framework import ops
+from edgelite.framework import dtypes, ops
 from edgelite.framework.func_graph import FuncGraph
 
 from . import structure as st
 
 
+def _arg(graph: FuncGraph, i: int, dt: Any, shape: Any, cls: type) -> Any:
+    """The function's argument for one component: a placeholder, or a SparseTensor of three placeholders."""
+    if cls is ops.Tensor:
+        return graph.add_input(dt, shape, f"arg{i}")
+    from edgelite.framework.sparse_tensor import SparseTensor
+    rank = shape.ndims
+    return SparseTensor(graph.add_input(dtypes.int64, [None, rank], f"arg{i}_indices"),
+                        graph.add_input(dt, [None], f"arg{i}_values"),
+                        graph.add_input(dtypes.int64, [rank], f"arg{i}_dense_shape"))
+
+
 class TracedFunction:
     """A Python function traced on placeholders for one element; outer tensors it uses are captured."""
 
-    def __init__(self, fn: Any, in_structure: Any, in_types: list, in_shapes: list, name: str,
+    def __init__(self, fn: Any, in_structure: Any, in_types: list, in_shapes: list, in_classes: list, name: str,
                  returns_dataset: bool = False) -> None:
         outer = ops.get_default_graph()
         self.graph = FuncGraph(name, outer)
         with self.graph.as_default():
-            phs = [self.graph.add_input(dt, shape, f"arg{i}") for i, (dt, shape) in enumerate(zip(in_types,
-                                                                                                  in_shapes))]
-            args = st.pack(in_structure, phs)
+            leaves = [_arg(self.graph, i, dt, shape, cls)
+                      for i, (dt, shape, cls) in enumerate(zip(in_types, in_shapes, in_classes))]
+            args = st.pack(in_structure, leaves)
             if isinstance(args, tuple) and not st._is_namedtuple(args):
                 result = fn(*args)
             else:
@@ -34,28 +46,32 @@ class TracedFunction:
                     raise TypeError(f"The function passed to this transformation must return a tf.data.Dataset, "
                                     f"got {type(result).__name__}")
                 self.dataset = result
-                outs = [t if t.graph is self.graph else self.graph.capture(t) for t in result._inputs()]
                 self.sources = list(result._inputs())
+                outs = list(self.sources)
+                self.leaf_specs: list = []
             else:
                 if isinstance(result, list):
                     result = tuple(result)
-                self.structure, outs = st.to_tensors(result)
-                outs = [t if t.graph is self.graph else self.graph.capture(t) for t in outs]
-                outs = [ops.convert_to_tensor(t) for t in outs]
-                from edgelite.ops import array_ops
-                outs = [array_ops.identity(t) if t.dtype.is_ref_dtype else t for t in outs]
-        self.inputs = phs
+                self.structure, out_leaves = st.to_tensors(result, allow_sparse=True)
+                self.leaf_specs = [st.leaf_spec(leaf) for leaf in out_leaves]
+                outs = [c for leaf in out_leaves for c in st.components(leaf)]
+            outs = [t if t.graph is self.graph else self.graph.capture(t) for t in outs]
+            from edgelite.ops import array_ops
+            outs = [array_ops.identity(t) if t.dtype.is_ref_dtype else t for t in outs]
         self.outputs = outs
         self.captures = [outer_t for outer_t, _ in self.graph.captures]
 
     def out_types(self) -> list:
-        return [t.dtype.base_dtype for t in self.outputs]
+        return [dt for dt, _, _ in self.leaf_specs]
 
     def out_shapes(self) -> list:
-        return [t.shape for t in self.outputs]
+        return [shape for _, shape, _ in self.leaf_specs]
 
-    def __call__(self, env: Any, args: List[np.ndarray]) -> list:
-        """Run the traced graph on one element's component values (captured tensors read from env)."""
+    def out_classes(self) -> list:
+        return [cls for _, _, cls in self.leaf_specs]
+
+    def __call__(self, env: Any, args: List[Any]) -> list:
+        """Run the traced graph on one element (a value per component; captured tensors read from env)."""
         from edgelite.client.executor import build_plan
         state = env.state
         key = ("dataset_fn", id(self))
@@ -63,4 +79,27 @@ class TracedFunction:
         if plan is None:
             plan = build_plan(self.graph, list(self.outputs), [], list(self.graph.inputs), state)
             state.function_plans[key] = plan
-        return plan.run(list(args) + [env.value(c) for c in self.captures])
+        flat = [part for a in args for part in (a if _is_sparse_value(a) else (a,))]
+        values = plan.run(flat + [env.value(c) for c in self.captures])
+        if not self.leaf_specs:
+            return values
+        return regroup(values, self.out_classes())
+
+
+def _is_sparse_value(x: Any) -> bool:
+    from edgelite.framework.sparse_tensor import SparseTensorValue
+    return isinstance(x, SparseTensorValue)
+
+
+def regroup(values: list, classes: list) -> list:
+    """Component values back into one value per leaf (a SparseTensorValue for a sparse leaf)."""
+    from edgelite.framework.sparse_tensor import SparseTensorValue
+    out, i = [], 0
+    for cls in classes:
+        if cls is ops.Tensor:
+            out.append(values[i])
+            i += 1
+        else:
+            out.append(SparseTensorValue(*values[i:i + 3]))
+            i += 3
+    return out

@@ -11,11 +11,12 @@ from typing import Any, Optional
 
 import numpy as np
 
-from edgelite.framework import dtypes, errors, ops
+from edgelite.framework import dtypes, errors, ops, tensor_shape
 from edgelite.framework.op_def_registry import register_op
 
 from . import structure as st
 from .dataset_ops import DatasetV1, ElementStructure, Env
+from .functions import _is_sparse_value
 
 _HANDLE_IDS = itertools.count()
 
@@ -94,7 +95,7 @@ def _make_iterator_kernel(ctx: Any, runtime: IteratorRuntime, values: list) -> t
 
 
 def _get_next_kernel(ctx: Any, runtime: IteratorRuntime) -> Any:
-    values = runtime.next()
+    values = [part for v in runtime.next() for part in (v if _is_sparse_value(v) else (v,))]
     return values[0] if len(values) == 1 else values
 
 
@@ -156,6 +157,8 @@ class Iterator(ElementStructure):
         self._iterator_resource = iterator_resource
         self._initializer = initializer
         self._structure, self._flat_types, self._flat_shapes = st.as_specs(output_types, output_shapes)
+        self._flat_classes = [ops.Tensor] * len(self._flat_types) if output_classes is None else \
+            [c for c in st.flatten(output_classes)] if isinstance(output_classes, (tuple, dict)) else [output_classes]
 
     @staticmethod
     def _one_shot(dataset: DatasetV1) -> "Iterator":
@@ -169,7 +172,7 @@ class Iterator(ElementStructure):
                                  f"{t.op.name}, type:{t.op.type}) by value.)")
         op = _create("OneShotIterator", list(inputs), {"_dataset": dataset, "T": dtypes.string},
                      ops.get_default_graph().unique_name("OneShotIterator"))
-        return Iterator(op.outputs[0], None, dataset.output_types, dataset.output_shapes)
+        return Iterator(op.outputs[0], None, dataset.output_types, dataset.output_shapes, dataset.output_classes)
 
     @staticmethod
     def from_structure(output_types: Any, output_shapes: Any = None, shared_name: Optional[str] = None,
@@ -177,7 +180,7 @@ class Iterator(ElementStructure):
         """An uninitialized iterator for elements of the given structure (initialize with make_initializer)."""
         handle = ops.apply_op("IteratorV2", [], {"shared_name": shared_name or "",
                                                  "output_types": st.flatten(output_types)}, name="Iterator")
-        return Iterator(handle, None, output_types, output_shapes)
+        return Iterator(handle, None, output_types, output_shapes, output_classes)
 
     @staticmethod
     def from_string_handle(string_handle: Any, output_types: Any, output_shapes: Any = None,
@@ -185,7 +188,7 @@ class Iterator(ElementStructure):
         """An iterator that runs the iterator whose string handle is fed (see `string_handle`)."""
         h = ops.convert_to_tensor(string_handle, dtype=dtypes.string)
         handle = ops.apply_op("IteratorFromStringHandleV2", [h], name="IteratorFromStringHandleV2")
-        return Iterator(handle, None, output_types, output_shapes)
+        return Iterator(handle, None, output_types, output_shapes, output_classes)
 
     @property
     def initializer(self) -> ops.Operation:
@@ -199,7 +202,7 @@ class Iterator(ElementStructure):
     def make_initializer(self, dataset: DatasetV1, name: Optional[str] = None) -> ops.Operation:
         """An op that (re)initializes this iterator to run over dataset."""
         if not _same_structure(self._structure, dataset._structure) or \
-                self._flat_types != dataset._flat_types:
+                self._flat_types != dataset._flat_types or self._flat_classes != dataset._flat_classes:
             raise TypeError(f"Expected output types {self.output_types} but got dataset with output types "
                             f"{dataset.output_types}.")
         for mine, theirs in zip(self._flat_shapes, dataset._flat_shapes):
@@ -212,10 +215,26 @@ class Iterator(ElementStructure):
 
     def get_next(self, name: Optional[str] = None) -> Any:
         """The next element's tensors (OutOfRangeError when the dataset is exhausted)."""
+        types, shapes = [], []
+        for dt, shape, cls in zip(self._flat_types, self._flat_shapes, self._flat_classes):
+            if cls is ops.Tensor:
+                types.append(dt)
+                shapes.append(shape)
+            else:
+                rank = shape.ndims
+                types += [dtypes.int64, dt, dtypes.int64]
+                shapes += [tensor_shape.TensorShape([None, rank]), tensor_shape.TensorShape([None]),
+                           tensor_shape.TensorShape([rank])]
         op = ops.apply_op("IteratorGetNext", [self._iterator_resource],
-                          {"output_types": self._flat_types, "output_shapes": self._flat_shapes},
-                          name=name or "IteratorGetNext")
-        return st.pack(self._structure, list(op.outputs))
+                          {"output_types": types, "output_shapes": shapes}, name=name or "IteratorGetNext")
+        outs, leaves = list(op.outputs), []
+        for cls in self._flat_classes:
+            if cls is ops.Tensor:
+                leaves.append(outs.pop(0))
+            else:
+                from edgelite.framework.sparse_tensor import SparseTensor
+                leaves.append(SparseTensor(outs.pop(0), outs.pop(0), outs.pop(0)))
+        return st.pack(self._structure, leaves)
 
     def string_handle(self, name: Optional[str] = None) -> ops.Tensor:
         """A string tensor naming this iterator, to feed an iterator made by from_string_handle."""

@@ -42,14 +42,38 @@ def map_structure(fn: Callable, structure: Any) -> Any:
     return pack(structure, [fn(x) for x in flatten(structure)])
 
 
-def to_tensors(value: Any) -> Tuple[Any, List[ops.Tensor]]:
-    """(structure, flat tensors) of a nested value; SparseTensor leaves are refused (dense elements only)."""
-    def conv(x: Any) -> ops.Tensor:
-        if hasattr(x, "dense_shape") and hasattr(x, "indices"):
-            raise TypeError("edgelite's tf.data supports dense tensor components only, got a SparseTensor")
+def is_sparse(x: Any) -> bool:
+    """Whether x is a SparseTensor (graph) leaf."""
+    from edgelite.framework.sparse_tensor import SparseTensor
+    return isinstance(x, SparseTensor)
+
+
+def to_tensors(value: Any, allow_sparse: bool = False) -> Tuple[Any, List[Any]]:
+    """(structure, flat leaves) of a nested value: Tensors, and SparseTensors where allow_sparse."""
+    def conv(x: Any) -> Any:
+        if is_sparse(x) or isinstance(x, SparseTensorValue):
+            if not allow_sparse:
+                raise TypeError("This tf.data source or transformation takes dense tensors only, got a "
+                                "SparseTensor")
+            return x if is_sparse(x) else SparseTensor.from_value(x)
         return ops.convert_to_tensor(x)
+    from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue
     structure = map_structure(conv, value)
     return structure, flatten(structure)
+
+
+def leaf_spec(leaf: Any) -> Tuple[Any, Any, type]:
+    """(dtype, static dense shape, class) of a Tensor or SparseTensor leaf."""
+    if is_sparse(leaf):
+        from edgelite.framework import tensor_util
+        from edgelite.framework.sparse_tensor import SparseTensor
+        return leaf.values.dtype.base_dtype, tensor_util.constant_value_as_shape(leaf.dense_shape), SparseTensor
+    return leaf.dtype.base_dtype, leaf.shape, ops.Tensor
+
+
+def components(leaf: Any) -> list:
+    """The dense tensors a leaf travels as: itself, or a SparseTensor's indices, values and dense_shape."""
+    return [leaf.indices, leaf.values, leaf.dense_shape] if is_sparse(leaf) else [leaf]
 
 
 def types_of(structure: Any) -> Any:
