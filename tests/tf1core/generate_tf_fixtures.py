@@ -12,7 +12,7 @@ from pathlib import Path
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from tf1core_cases import (  # noqa: E402
-    CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS, SUMMARY_OP_CASES,
+    CHECK_CASES, CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS, SUMMARY_OP_CASES,
 )
 
 
@@ -56,12 +56,33 @@ def summary_ops(tf) -> dict:
     return out
 
 
+def check_outcome(tf, build) -> list:
+    """[stage, error type, text] of a CHECK_CASES entry: stage 'build', 'run' or 'ok'; for a run-time failure
+    the text is the kernel's message line (TF adds node context around it)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        try:
+            op, feed = build(tf)
+        except Exception as e:  # the error type is what is recorded
+            return ["build", type(e).__name__, str(e)]
+        if op is None or not hasattr(op, "graph"):
+            return ["ok", "", repr(op)]
+        with tf.Session() as sess:
+            try:
+                sess.run(op, feed)
+            except tf.errors.OpError as e:
+                line = next(ln for ln in e.message.splitlines() if ln.startswith("assertion failed"))
+                return ["run", type(e).__name__, line]
+    return ["ok", "", ""]
+
+
 def main() -> None:
     import tensorflow.compat.v1 as tf
 
     tf.disable_v2_behavior()
     record = {"tensorflow": tf.VERSION, "protos": protos(tf), "schedules": schedules(tf),
-              "constant_step_schedules": constant_step_schedules(tf), "summary_ops": summary_ops(tf)}
+              "constant_step_schedules": constant_step_schedules(tf), "summary_ops": summary_ops(tf),
+              "checks": {name: check_outcome(tf, build) for name, build in CHECK_CASES.items()}}
     out = Path(__file__).resolve().parent / "tf_fixtures.json"
     out.write_text(json.dumps(record, indent=0, sort_keys=True) + "\n")
 

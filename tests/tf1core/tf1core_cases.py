@@ -77,3 +77,42 @@ SUMMARY_OP_CASES = {
     "scalar_cleaned": lambda tf: tf.summary.scalar("loss:0", tf.constant(0.5)),
     "histogram_cleaned": lambda tf: tf.summary.histogram("W1:0", tf.constant([1.0, 2.0, 2.5])),
 }
+
+
+def _fed(tf, dtype, shape, value, check):
+    """(check op on a placeholder, feed): the check decided at run time."""
+    x = tf.placeholder(dtype, shape)
+    return check(x), {x: value}
+
+
+# tf.assert_* cases: each builds (op, feed) or raises while building; TF's error type and text are recorded.
+CHECK_CASES = {
+    "equal_static_fail": lambda tf: (tf.assert_equal(tf.constant([1, 2]), tf.constant([1, 3])), {}),
+    "equal_run_fail": lambda tf: _fed(tf, tf.int32, [None], [1, 2],
+                                      lambda x: tf.assert_equal(x, [1, 3], message="msg")),
+    "equal_run_ok": lambda tf: _fed(tf, tf.int32, [None], [1, 3], lambda x: tf.assert_equal(x, [1, 3])),
+    "less_run_fail": lambda tf: _fed(tf, tf.float32, [None], [1.0, 5.0], lambda x: tf.assert_less(x, [2.0, 3.0])),
+    "greater_equal_static_fail": lambda tf: (tf.assert_greater_equal(tf.constant(1.0), tf.constant(2.0)), {}),
+    "none_equal_run_fail": lambda tf: _fed(tf, tf.int32, [2], [4, 5], lambda x: tf.assert_none_equal(x, [1, 5])),
+    "positive_run_fail": lambda tf: _fed(tf, tf.int32, [None], [1, -5, 3],
+                                         lambda x: tf.assert_positive(x, summarize=2)),
+    "negative_run_fail": lambda tf: _fed(tf, tf.float32, [None], [-1.0, 0.0],
+                                         lambda x: tf.assert_negative(x, message="neg")),
+    "non_negative_static_fail": lambda tf: (tf.assert_non_negative(tf.constant([-1])), {}),
+    "non_positive_run_ok": lambda tf: _fed(tf, tf.int64, [None], [0, -2], lambda x: tf.assert_non_positive(x)),
+    "near_run_fail": lambda tf: _fed(tf, tf.float64, [2], [1.0, 2.0],
+                                     lambda x: tf.assert_near(x, [1.0, 2.1], rtol=0.01, atol=0.01)),
+    "rank_static_fail": lambda tf: (tf.assert_rank(tf.constant([1, 2]), 2), {}),
+    "rank_run_fail": lambda tf: _fed(tf, tf.float32, None, [1.0], lambda x: tf.assert_rank(x, 2, message="mm")),
+    "rank_at_least_static_fail": lambda tf: (tf.assert_rank_at_least(tf.constant(1.0), 1, message="m"), {}),
+    "rank_at_least_run_fail": lambda tf: _fed(tf, tf.int32, None, 3, lambda x: tf.assert_rank_at_least(x, 1)),
+    "rank_in_static_fail": lambda tf: (tf.assert_rank_in(tf.constant([[1]]), [0, 1]), {}),
+    "rank_in_run_ok": lambda tf: _fed(tf, tf.int32, None, [[1]], lambda x: tf.assert_rank_in(x, [0, 2])),
+    "type_fail": lambda tf: (tf.assert_type(tf.constant([1, 2]), tf.float32, message="typed"), {}),
+    "integer_fail": lambda tf: (tf.assert_integer(tf.constant([1.0])), {}),
+    "scalar_fail": lambda tf: (tf.assert_scalar(tf.constant([1.0, 2.0])), {}),
+    "same_float_dtype_fail": lambda tf: (tf.assert_same_float_dtype([tf.constant(1.0), tf.constant(1, tf.float64)]),
+                                         {}),
+    "same_float_dtype_int": lambda tf: (tf.assert_same_float_dtype(dtype=tf.int32), {}),
+    "proper_iterable_fail": lambda tf: (tf.assert_proper_iterable("abc"), {}),
+}

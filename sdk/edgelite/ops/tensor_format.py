@@ -28,15 +28,33 @@ def format_element(v: object) -> str:
     return str(v)
 
 
+_C_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"', ord("'"): "\\'",
+              ord("\\"): "\\\\"}
+
+
+def _c_escape(raw: bytes) -> str:
+    """absl's CEscape: quotes, backslash and \\n \\r \\t escaped, other unprintable bytes as 3-digit octal."""
+    return "".join(_C_ESCAPES.get(b) or (chr(b) if 0x20 <= b < 0x7F else f"\\{b:03o}") for b in raw)
+
+
+def _v1_element(v: object) -> str:
+    """One value in the v1 layout: strings C-escaped, as TF's SummarizeValue prints them."""
+    if isinstance(v, (bytes, np.bytes_)):
+        return _c_escape(bytes(v))
+    if isinstance(v, str):
+        return _c_escape(v.encode("utf-8"))
+    return format_element(v)
+
+
 def summarize_v1(value: np.ndarray, summarize: int) -> str:
     """The v1 layout (Assert, Print): the first `summarize` entries in row-major order, '...' after a cut."""
     value = np.asarray(value)
     if value.ndim == 0:
-        return format_element(value[()])
+        return _v1_element(value[()])
     limit = value.size if summarize < 0 else min(summarize, value.size)
     flat = value.reshape(-1)
     if value.ndim == 1:
-        text = " ".join(format_element(x) for x in flat[:limit])
+        text = " ".join(_v1_element(x) for x in flat[:limit])
         return text + ("..." if limit < value.size else "")
     counter = [0]
     last = value.ndim - 1
@@ -48,7 +66,7 @@ def summarize_v1(value: np.ndarray, summarize: int) -> str:
             if counter[0] >= limit:
                 return text + ("..." if level == last else "")
             if level == last:
-                text += (" " if i else "") + format_element(flat[counter[0]])
+                text += (" " if i else "") + _v1_element(flat[counter[0]])
                 counter[0] += 1
             else:
                 text += "[" + dim(level + 1) + "]"
