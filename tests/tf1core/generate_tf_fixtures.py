@@ -13,6 +13,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from tf1core_cases import (  # noqa: E402
     CHECK_CASES, CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS, SUMMARY_OP_CASES,
+    check_outcome,
 )
 
 
@@ -54,26 +55,6 @@ def summary_ops(tf) -> dict:
         with graph.as_default(), tf.Session() as sess:
             out[name] = sess.run(build(tf)).hex()
     return out
-
-
-def check_outcome(tf, build) -> list:
-    """[stage, error type, text] of a CHECK_CASES entry: stage 'build', 'run' or 'ok'; for a run-time failure
-    the text is the kernel's message line (TF adds node context around it)."""
-    graph = tf.Graph()
-    with graph.as_default():
-        try:
-            op, feed = build(tf)
-        except Exception as e:  # the error type is what is recorded
-            return ["build", type(e).__name__, str(e)]
-        if op is None or not hasattr(op, "graph"):
-            return ["ok", "", repr(op)]
-        with tf.Session() as sess:
-            try:
-                sess.run(op, feed)
-            except tf.errors.OpError as e:
-                line = next(ln for ln in e.message.splitlines() if ln.startswith("assertion failed"))
-                return ["run", type(e).__name__, line]
-    return ["ok", "", ""]
 
 
 def main() -> None:

@@ -14,25 +14,9 @@ from . import tf1core_cases
 FIXTURES = json.loads((Path(__file__).resolve().parent / "tf_fixtures.json").read_text())["checks"]
 
 
-def _outcome(build):
-    with tf.Graph().as_default():
-        try:
-            op, feed = build(tf)
-        except Exception as e:  # the error type is what is compared
-            return ["build", type(e).__name__, str(e)]
-        if op is None or not hasattr(op, "graph"):
-            return ["ok", "", repr(op)]
-        with tf.Session() as sess:
-            try:
-                sess.run(op, feed)
-            except tf.errors.OpError as e:
-                return ["run", type(e).__name__, e.message.splitlines()[0]]
-    return ["ok", "", ""]
-
-
 @pytest.mark.parametrize("name", sorted(tf1core_cases.CHECK_CASES))
 def test_check_matches_tensorflow(name):
-    assert _outcome(tf1core_cases.CHECK_CASES[name]) == FIXTURES[name]
+    assert tf1core_cases.check_outcome(tf, tf1core_cases.CHECK_CASES[name]) == FIXTURES[name]
 
 
 def test_checks_gate_computation_through_control_dependencies():

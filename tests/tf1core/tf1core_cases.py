@@ -116,3 +116,22 @@ CHECK_CASES = {
     "same_float_dtype_int": lambda tf: (tf.assert_same_float_dtype(dtype=tf.int32), {}),
     "proper_iterable_fail": lambda tf: (tf.assert_proper_iterable("abc"), {}),
 }
+
+
+def check_outcome(tf, build) -> list:
+    """[stage, error type, text] of a CHECK_CASES entry under `tf`: stage 'build', 'run' or 'ok'; for a run-time
+    failure the text is the kernel's 'assertion failed' line (TensorFlow adds node context around it)."""
+    with tf.Graph().as_default():
+        try:
+            op, feed = build(tf)
+        except Exception as e:  # the error type is what is recorded
+            return ["build", type(e).__name__, str(e)]
+        if op is None or not hasattr(op, "graph"):
+            return ["ok", "", repr(op)]
+        with tf.Session() as sess:
+            try:
+                sess.run(op, feed)
+            except tf.errors.OpError as e:
+                line = next(ln for ln in e.message.splitlines() if ln.startswith("assertion failed"))
+                return ["run", type(e).__name__, line]
+    return ["ok", "", ""]
