@@ -148,8 +148,15 @@ METRIC_CASES = [
                                      updates_collections=["u"], name="my_recall")),
 ]
 
-# (name, build(tf) raising at graph construction)
+# (name, build(tf) raising at graph construction, or returning an update op that fails when run)
 ERROR_CASES = [
+    ("auc_predictions_above_one", lambda tf: tf.metrics.auc(tf.constant([1, 0, 1]), tf.constant([0.2, 1.5, 0.3]))[1]),
+    ("auc_predictions_above_one_at_run", lambda tf: tf.metrics.auc(
+        tf.constant([1, 0, 1]), tf.placeholder_with_default([0.2, 1.5, 0.3], [3]))[1]),
+    ("precision_at_thresholds_negative_at_run", lambda tf: tf.metrics.precision_at_thresholds(
+        tf.constant([1, 0]), tf.placeholder_with_default([-0.2, 0.5], [2]), [0.5])[1]),
+    ("mean_iou_label_out_of_range_at_run", lambda tf: tf.metrics.mean_iou(
+        tf.placeholder_with_default([0, 4], [2]), tf.constant([1, 1]), 3)[1]),
     ("auc_bad_curve", lambda tf: tf.metrics.auc([1, 0], [0.2, 0.7], curve="XY")),
     ("auc_bad_summation",
      lambda tf: tf.metrics.auc(tf.constant([1, 0]), tf.constant([0.2, 0.7]), summation_method="median")),

@@ -6,6 +6,7 @@ from typing import Any, Optional, Sequence
 
 from edgelite.framework import dtypes, ops
 from edgelite.ops import array_ops, linalg_ops, math_ops, state_ops
+from edgelite.ops.histogram_ops import confusion_matrix
 from edgelite.ops import variable_scope as vs
 
 from .metric_utils import add_collections, as_float, metric_variable
@@ -20,15 +21,6 @@ def _flat(x: Optional[ops.Tensor]) -> Optional[ops.Tensor]:
     return x
 
 
-def _batch_confusion(labels: ops.Tensor, predictions: ops.Tensor, num_classes: int, weights: Any) -> ops.Tensor:
-    """[num_classes, num_classes] float64 (weighted) counts of (label, prediction) pairs in one batch."""
-    cells = labels * num_classes + predictions
-    counts = array_ops.ones_like(cells, dtype=dtypes.float64) if weights is None else \
-        math_ops.cast(weights, dtypes.float64) * array_ops.ones_like(cells, dtype=dtypes.float64)
-    flat = math_ops.unsorted_segment_sum(counts, cells, num_classes * num_classes)
-    return array_ops.reshape(flat, [num_classes, num_classes])
-
-
 def mean_iou(labels: Any, predictions: Any, num_classes: int, weights: Any = None,
              metrics_collections: Collections = None, updates_collections: Collections = None,
              name: Optional[str] = None) -> tuple:
@@ -41,7 +33,8 @@ def mean_iou(labels: Any, predictions: Any, num_classes: int, weights: Any = Non
         predictions = _flat(math_ops.cast(predictions, dtypes.int64))
         labels = _flat(math_ops.cast(labels, dtypes.int64))
         weights = _flat(None if weights is None else ops.convert_to_tensor(weights))
-        update = state_ops.assign_add(total_cm, _batch_confusion(labels, predictions, num_classes, weights))
+        batch_cm = confusion_matrix(labels, predictions, num_classes, weights=weights, dtype=dtypes.float64)
+        update = state_ops.assign_add(total_cm, batch_cm)
         sum_over_row = as_float(math_ops.reduce_sum(total_cm, 0))
         sum_over_col = as_float(math_ops.reduce_sum(total_cm, 1))
         diag = as_float(linalg_ops.matrix_diag_part(total_cm))

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple
 
-from edgelite.framework import dtypes, ops
+import numpy as np
+
+from edgelite.framework import dtypes, errors, ops, tensor_util
 from edgelite.ops import array_ops, math_ops, state_ops
+from edgelite.ops.logging_ops import Assert
 from edgelite.ops import variable_scope as vs
 
 from .metric_utils import add_collections, as_float, broadcast_weights, metric_variable, squeeze_inputs
@@ -16,6 +19,18 @@ _VAR_NAMES = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negat
 _EPSILON = 1e-7
 
 
+def _static_range_check(predictions: ops.Tensor) -> None:
+    """TF's assert_greater_equal/assert_less_equal fail at graph construction when the values are constant."""
+    value = tensor_util.constant_value(predictions)
+    if value is None:
+        return
+    for ok, sign, bound in ((np.all(value >= 0), ">=", 0.0), (np.all(value <= 1), "<=", 1.0)):
+        if not ok:
+            raise errors.InvalidArgumentError(
+                None, None, f"predictions must be in [0, 1]\nCondition x {sign} y did not hold element-wise:\n"
+                f"x ({predictions.name}) = \n{value}\ny = \n{bound}")
+
+
 def confusion_at_thresholds(labels: Any, predictions: Any, thresholds: Sequence[float], weights: Any = None,
                             includes: Sequence[str] = _ALL) -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """(variables, update ops) keyed by 'tp'/'fn'/'tn'/'fp': per-threshold counts of predictions > threshold
@@ -23,8 +38,15 @@ def confusion_at_thresholds(labels: Any, predictions: Any, thresholds: Sequence[
     for key in includes:
         if key not in _ALL:
             raise ValueError(f"Invalid key: {key}")
-    predictions, labels, weights = squeeze_inputs(as_float(predictions), math_ops.cast(labels, dtypes.bool),
-                                                  weights)
+    predictions = ops.convert_to_tensor(predictions)
+    _static_range_check(predictions)
+    in_range = [Assert(math_ops.reduce_all(cmp(predictions, math_ops.cast(bound, predictions.dtype))),
+                       ["predictions must be in [0, 1]", f"Condition x {sign} y did not hold element-wise:",
+                        f"x ({predictions.name}) = ", predictions, f"y ({bound}) = ", bound])
+                for cmp, sign, bound in ((math_ops.greater_equal, ">=", 0.0), (math_ops.less_equal, "<=", 1.0))]
+    with ops.control_dependencies(in_range):
+        predictions, labels, weights = squeeze_inputs(as_float(predictions), math_ops.cast(labels, dtypes.bool),
+                                                      weights)
     n = len(thresholds)
     preds_2d = array_ops.reshape(predictions, [-1, 1])
     labels_2d = array_ops.reshape(math_ops.cast(labels, dtypes.bool), [1, -1])
