@@ -182,3 +182,23 @@ def test_classifier_with_unknown_batch_converts():
     names, _ = _fused_ops(model)
     assert names == ["UNIDIRECTIONAL_SEQUENCE_LSTM", "STRIDED_SLICE", "FULLY_CONNECTED"]
     np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)
+
+
+def test_stacked_lstms_convert_to_one_fused_op_per_layer():
+    from . import lstm_model
+    x = tf.placeholder(tf.float32, [None, lstm_model.TIME, lstm_model.DEPTH], name="x")
+    cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(6), tf.nn.rnn_cell.LSTMCell(5, num_proj=4)])
+    _, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    y = tf.concat([state[0].h, state[1].h], 1)
+    xv = lstm_model.inputs()[:1]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        want = sess.run(y, {x: xv})
+        model = tf.lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
+    names, fused = _fused_ops(model)
+    assert sorted(names) == ["CONCATENATION", "STRIDED_SLICE", "STRIDED_SLICE", "UNIDIRECTIONAL_SEQUENCE_LSTM",
+                             "UNIDIRECTIONAL_SEQUENCE_LSTM"]
+    assert [f["options"]["time_major"] for f in fused] == [False, False]
+    np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    np.testing.assert_allclose(_run(litert.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)

@@ -73,7 +73,7 @@ class Lowering:
                 self._tensors[key] = self.const(resolved.const, tensor_name(t))
             return self._tensors[key]
         canon = resolved.tensor
-        if canon not in self._tensors:
+        if canon not in self._tensors and canon not in self._deferred:
             self._lower(canon.op)
         if canon not in self._tensors and canon in self._deferred:
             self._tensors[canon] = self._deferred.pop(canon)()

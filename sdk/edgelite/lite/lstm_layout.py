@@ -26,29 +26,55 @@ def _is_last_step(op: ir.Op) -> bool:
             and op.option("shrink_axis_mask") == 1)
 
 
-def batch_major_lstm(g: ir.Graph) -> bool:
-    """Drop the transposes around one time-major UNIDIRECTIONAL_SEQUENCE_LSTM; True if something changed."""
-    for op in g.ops:
-        if op.code != "UNIDIRECTIONAL_SEQUENCE_LSTM" or not op.option("time_major"):
-            continue
-        x, out = op.inputs[0], op.outputs[0]
-        before = g.producer(x)
+def _time_major_lstm(op: ir.Op) -> bool:
+    return op.code == "UNIDIRECTIONAL_SEQUENCE_LSTM" and bool(op.option("time_major"))
+
+
+def _chain(g: ir.Graph, first: ir.Op) -> Optional[list]:
+    """first and the time-major LSTMs stacked on it, if every output is read only by the next layer and
+    last-step slices, and the last one's also by swap transposes (at least one reader)."""
+    chain = [first]
+    while True:
+        out = chain[-1].outputs[0]
+        if g.is_output(out):
+            return None
         users = g.consumers(out)
-        if not _is_swap(g, before) or len(g.consumers(x)) != 1 or g.is_output(x) or g.is_output(out):
+        nxt = [u for u in users if _time_major_lstm(u) and u.inputs[0] is out]
+        rest = [u for u in users if u not in nxt]
+        if len(nxt) == 1 and all(_is_last_step(u) for u in rest):
+            chain.append(nxt[0])
             continue
-        if not users or not all(_is_swap(g, u) or _is_last_step(u) for u in users):
+        if nxt or not users or not all(_is_swap(g, u) or _is_last_step(u) for u in users):
+            return None
+        return chain
+
+
+def batch_major_lstm(g: ir.Graph) -> bool:
+    """Drop the transposes around time-major UNIDIRECTIONAL_SEQUENCE_LSTMs (one, or stacked layers); True if
+    something changed."""
+    for op in g.ops:
+        if not _time_major_lstm(op):
+            continue
+        x = op.inputs[0]
+        before = g.producer(x)
+        if not _is_swap(g, before) or len(g.consumers(x)) != 1 or g.is_output(x):
+            continue
+        chain = _chain(g, op)
+        if chain is None:
             continue
         op.inputs[0] = before.inputs[0]
-        op.set_option("time_major", False)
-        steps, batch, units = out.shape
-        out.shape = (batch, steps, units)
-        for u in users:
-            if u.code == "TRANSPOSE":
-                g.replace_uses(u.outputs[0], out)
-            else:
-                u.inputs[1] = ir.Tensor(u.inputs[1].name + "/batch_major", (3,), np.int32,
-                                        data=np.array([0, -1, 0], np.int32))
-                u.options[1].update({"begin_mask": 5, "end_mask": 5, "shrink_axis_mask": 2})
+        for layer in chain:
+            layer.set_option("time_major", False)
+            out = layer.outputs[0]
+            steps, batch, units = out.shape
+            out.shape = (batch, steps, units)
+            for u in g.consumers(out):
+                if _is_swap(g, u):
+                    g.replace_uses(u.outputs[0], out)
+                elif _is_last_step(u):
+                    u.inputs[1] = ir.Tensor(u.inputs[1].name + "/batch_major", (3,), np.int32,
+                                            data=np.array([0, -1, 0], np.int32))
+                    u.options[1].update({"begin_mask": 5, "end_mask": 5, "shrink_axis_mask": 2})
         g.prune()
         return True
     return False

@@ -62,35 +62,50 @@ def _while(b: Any, op: Any) -> None:
         b.unsupported_op(op)
         return
     x = b.value(spec["input"])
-    steps, batch, depth = x.shape
-    c0, h0 = spec["initial_state"]
-    if not (spec.get("zero_start") or (_is_zero(b, c0) and _is_zero(b, h0))):
+    steps, batch, _ = x.shape
+    zero = spec.get("zero_start") or all(_is_zero(b, s) for layer in spec["layers"] for s in layer["initial_state"])
+    if not zero:
         b.unsupported_op(op, "a fused LSTM needs a zero initial state")
         return
     batch = 1 if batch < 0 else batch  # the state variables take the batch size the model is written with
-    operands = _lstm_operands(b, spec, depth, op.name)
-    if operands is None:
-        b.unsupported_op(op, "the LSTM weights must be constant")
-        return
+    outputs = []
+    for k, layer in enumerate(spec["layers"]):
+        name = op.name if len(spec["layers"]) == 1 else f"{op.name}/layer_{k}"
+        operands = _lstm_operands(b, layer, x.shape[2], name)
+        if operands is None:
+            b.unsupported_op(op, "the LSTM weights must be constant")
+            return
+        last = k == len(spec["layers"]) - 1
+        x = _emit_lstm(b, op, layer, x, operands, steps, batch, name, op.outputs[1] if last else None)
+        outputs.append(x)
+    for k, out in enumerate(outputs):
+        b.defer(op.outputs[3 + 2 * k], lambda k=k, out=out: _last_step(b, op, op.outputs[3 + 2 * k], out))
+        b.defer(op.outputs[2 + 2 * k], lambda: _no_cell_state(b, op))
+
+
+def _emit_lstm(b: Any, op: Any, layer: dict, x: Any, operands: list, steps: int, batch: int, name: str,
+               sdk_output: Any) -> Any:
+    """One time-major UNIDIRECTIONAL_SEQUENCE_LSTM with zero-started variable state; its output tensor."""
     projection = operands[15]
     units = operands[0].shape[0]
     out_units = projection.shape[0] if projection is not None else units
-    h_state = b.new_tensor(f"{op.name}/output_state", (batch, out_units), np.float32)
-    c_state = b.new_tensor(f"{op.name}/cell_state", (batch, units), np.float32)
+    h_state = b.new_tensor(f"{name}/output_state", (batch, out_units), np.float32)
+    c_state = b.new_tensor(f"{name}/cell_state", (batch, units), np.float32)
     h_state.is_variable = c_state.is_variable = True
-    out = b.output(op.outputs[1], shape=(steps, batch, out_units), dtype=np.float32)
+    shape = (steps, batch, out_units)
+    out = (b.output(sdk_output, shape=shape, dtype=np.float32) if sdk_output is not None
+           else b.new_tensor(f"{name}/output", shape, np.float32))
     b.emit("UNIDIRECTIONAL_SEQUENCE_LSTM", [x] + operands + [h_state, c_state, None, None, None, None], [out],
            ("UnidirectionalSequenceLSTMOptions",
-            {"fused_activation_function": schema.ACTIVATIONS["TANH"], "cell_clip": spec["cell_clip"],
-             "proj_clip": spec["proj_clip"], "time_major": True}), op.type)
-    b.defer(op.outputs[3], lambda: _last_step(b, op, out))
-    b.defer(op.outputs[2], lambda: _no_cell_state(b, op))
+            {"fused_activation_function": schema.ACTIVATIONS["TANH"], "cell_clip": layer["cell_clip"],
+             "proj_clip": layer["proj_clip"], "time_major": True}), op.type)
+    return out
 
 
-def _last_step(b: Any, op: Any, out: Any) -> Any:
-    """The final h: the fused output at the last time step."""
+def _last_step(b: Any, op: Any, sdk_h: Any, out: Any) -> Any:
+    """A final h: the layer's fused output at the last time step."""
     steps, batch, units = out.shape
-    h = b.output(op.outputs[3], shape=(batch, units), dtype=np.float32)
+    h = b.output(sdk_h, shape=(batch, units), dtype=np.float32)
     b.emit("STRIDED_SLICE", [out, b.const(np.array([-1, 0, 0], np.int32), f"{op.name}/last/begin"),
                              b.const(np.array([0, 0, 0], np.int32), f"{op.name}/last/end"),
                              b.const(np.array([1, 1, 1], np.int32), f"{op.name}/last/strides")], [h],

@@ -16,7 +16,7 @@ from edgelite.ops import variable_scope as vs
 from edgelite.ops.reverse_sequence_op import reverse_sequence
 from edgelite.ops.tensor_array_ops import TensorArray
 
-from .rnn_cell_impl import BasicLSTMCell, LSTMCell, assert_like_rnncell, batched_zeros, size_shape
+from .rnn_cell_impl import BasicLSTMCell, LSTMCell, MultiRNNCell, assert_like_rnncell, batched_zeros, size_shape
 
 
 def _transpose_batch_time(x: ops.Tensor) -> ops.Tensor:
@@ -185,30 +185,40 @@ def _dynamic_rnn_loop(cell: Any, inputs: Any, initial_state: Any, parallel_itera
 
 
 def _fusable_lstm(cell: Any, time_major_input: ops.Tensor, state: Any) -> Optional[dict]:
-    """What the converter needs to write this loop as one UNIDIRECTIONAL_SEQUENCE_LSTM, or None.
+    """What the converter needs to write this loop as UNIDIRECTIONAL_SEQUENCE_LSTM ops (one per layer), or None.
 
-    Only plain LSTM cells with a tuple state and tanh qualify; the converter still checks that the
-    weights are constant and the initial state is zero.
+    Plain LSTM cells with a tuple state and tanh qualify, alone or stacked in a MultiRNNCell; the
+    converter still checks that the weights are constant and the initial state is zero.
     """
+    if type(cell) is MultiRNNCell and cell._state_is_tuple:
+        layers = [_lstm_layer(c, s) for c, s in zip(cell._cells, state)]
+    else:
+        layers = [_lstm_layer(cell, state)]
+    if any(layer is None for layer in layers):
+        return None
+    return {"input": time_major_input, "layers": layers}
+
+
+def _lstm_layer(cell: Any, state: Any) -> Optional[dict]:
     if type(cell) not in (BasicLSTMCell, LSTMCell) or not cell._state_is_tuple or not cell.built:
         return None
     if cell._activation is not math_ops.tanh:
         return None
-    spec = {"input": time_major_input, "initial_state": (state[0], state[1]), "kernel": cell._kernel,
-            "bias": cell._bias, "forget_bias": float(cell._forget_bias), "peepholes": None, "projection": None,
-            "cell_clip": 0.0, "proj_clip": 0.0}
+    layer = {"initial_state": (state[0], state[1]), "kernel": cell._kernel, "bias": cell._bias,
+             "forget_bias": float(cell._forget_bias), "peepholes": None, "projection": None, "cell_clip": 0.0,
+             "proj_clip": 0.0}
     if isinstance(cell, LSTMCell):
         if cell._num_unit_shards is not None or cell._num_proj_shards is not None:
             return None
         if any(clip is not None and clip <= 0 for clip in (cell._cell_clip, cell._proj_clip)):
             return None  # TFLite reads a clip of 0 as "no clipping"
         if cell._use_peepholes:
-            spec["peepholes"] = (cell._w_i_diag, cell._w_f_diag, cell._w_o_diag)
+            layer["peepholes"] = (cell._w_i_diag, cell._w_f_diag, cell._w_o_diag)
         if cell._num_proj is not None:
-            spec["projection"] = cell._proj_kernel
-            spec["proj_clip"] = float(cell._proj_clip or 0.0)
-        spec["cell_clip"] = float(cell._cell_clip or 0.0)
-    return spec
+            layer["projection"] = cell._proj_kernel
+            layer["proj_clip"] = float(cell._proj_clip or 0.0)
+        layer["cell_clip"] = float(cell._cell_clip or 0.0)
+    return layer
 
 
 def static_rnn(cell: Any, inputs: Any, initial_state: Any = None, dtype: Any = None, sequence_length: Any = None,
