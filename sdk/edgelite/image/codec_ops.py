@@ -6,16 +6,16 @@ from typing import Any, Optional
 
 import numpy as np
 
-from edgelite.framework import common_shapes, dtypes
+from edgelite.framework import dtypes
 from edgelite.framework import ops
 from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.tensor_util import constant_value
 from edgelite.ops import math_ops, random_ops
-from edgelite.ops import string_ops  # noqa: F401 - registers Substr, which the format sniffing below uses
+from edgelite.ops import string_ops  # noqa: F401 - registers Substr, which is_jpeg uses
 
 from . import codec_kernels as ck
 from .color_ops import convert_image_dtype
-from .nms_ops import _ranks
+from ._checks import input_ranks as _ranks
 
 
 def _scalar_input(op: Any) -> None:

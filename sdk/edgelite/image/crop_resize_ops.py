@@ -12,7 +12,7 @@ from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.tensor_util import constant_value
 from edgelite.ops import array_ops
 
-from .nms_ops import _ranks
+from ._checks import input_ranks as _ranks
 from .shared_kernels import call
 
 _REAL = [dtypes.uint8, dtypes.uint16, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.float16,

@@ -18,7 +18,7 @@ from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.random_seed import get_seed
 from edgelite.ops import array_ops, random_ops
 
-from .nms_ops import _ranks
+from ._checks import input_ranks as _ranks
 
 
 def _rint(x: float) -> int:

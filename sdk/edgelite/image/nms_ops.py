@@ -14,18 +14,10 @@ from edgelite.framework.op_def_registry import register_op
 from edgelite.framework.tensor_util import constant_value
 from edgelite.ops import array_ops
 
+from ._checks import input_ranks as _ranks
 from .shared_kernels import call
 
 _FLOATS = {"T": [dtypes.float16, dtypes.float32], "T_threshold": [dtypes.float16, dtypes.float32]}
-
-
-def _ranks(op: Any, ranks: list) -> None:
-    """ValueError with TF's text unless each input with a known rank has the given one."""
-    for t, rank in zip(op.inputs, ranks):
-        nd = t.shape.ndims
-        if nd is not None and nd != rank:
-            raise ValueError(f"Shape must be rank {rank} but is rank {nd} for '{op.name}' (op: '{op.type}') "
-                             f"with input shapes: {[x.shape.as_list() for x in op.inputs]}.")
 
 
 def _nms_shape(op: Any) -> list:

@@ -10,7 +10,7 @@ from edgelite.framework.tensor_util import constant_value, constant_value_as_sha
 from edgelite.ops import array_ops
 
 from . import patch_kernels as pk
-from .nms_ops import _ranks
+from ._checks import input_ranks as _ranks
 
 _NUMERIC = [dtypes.float32, dtypes.float64, dtypes.int32, dtypes.uint8, dtypes.int16, dtypes.int8, dtypes.int64,
             dtypes.bfloat16, dtypes.uint16, dtypes.float16, dtypes.uint32, dtypes.uint64]
