@@ -418,6 +418,8 @@ DATASET_CASES = [
     ("sparse_through_map", lambda tf: tf.data.Dataset.from_tensor_slices(_varlen_records(tf)).map(
         lambda r: tf.parse_single_example(r, _varlen(tf))["v"]).batch(3).map(
         lambda sp: tf.sparse.to_dense(sp, default_value=-1))),
+    ("err_parse_in_batched_map", lambda tf: tf.data.Dataset.from_tensor_slices(
+        [ser(tf, a=("i", [1])), ser(tf, a=("f", [2.0]))]).map(lambda r: tf.parse_single_example(r, _i64(tf))).batch(2)),
     ("err_batch_shapes", lambda tf: tf.data.Dataset.range(1, 3).map(lambda x: tf.fill([x], x)).batch(2)),
     ("err_generator_shape", lambda tf: tf.data.Dataset.from_generator(lambda: iter([[1, 2, 3]]), tf.int32, [2])),
     ("err_list_files", lambda tf: tf.data.Dataset.list_files("nothing_here_*.bin")),

@@ -26,7 +26,8 @@ def error_core(message: str) -> str:
     m = re.search(r"\nNode: '[^']*'\n(.*?)\n\t \[\[", message, re.S)
     if m:
         return m.group(1)
-    return message.split("\n\t [[")[0]
+    text = message.split("\n\t [[")[0]
+    return text[len("Graph execution error:\n\n"):] if text.startswith("Graph execution error:\n\n") else text
 
 
 def run_steps(tf, fn) -> list:

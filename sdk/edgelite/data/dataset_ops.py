@@ -469,10 +469,30 @@ class MapDataset(_Unary):
         f = _trace(input_dataset, fn, "map_fn")
         super().__init__(input_dataset, f.structure, f.out_types(), f.out_shapes(), f.captures, f.out_classes())
         self._fn = f
+        self.batchable = _row_polymorphic(f, input_dataset)
 
     def _gen(self, env: Env) -> Iterator[list]:
         for element in self._input._gen(env):
             yield self._fn(env, element)
+
+
+# Ops whose kernels give, for a batch of scalar inputs, exactly the stacked per-element results.
+_ROW_OPS = {"Placeholder", "Const", "Identity", "Cast", "ParseExampleV2", "DecodeRaw", "DecodeBase64",
+            "DecodeCompressed", "DecodeJSONExample"}
+
+
+def _row_polymorphic(f: TracedFunction, source: DatasetV1) -> bool:
+    """Whether a map function may run once on a whole batch of its scalar inputs instead of per element:
+    parse_single_example and the byte decoders on records (sequence features pad per batch, so not those)."""
+    if not f.leaf_specs or any(c is not ops.Tensor or s.ndims != 0 for s, c in zip(source._flat_shapes,
+                                                                                   source._flat_classes)):
+        return False
+    for op in f.graph.get_operations():
+        if op.type not in _ROW_OPS:
+            return False
+        if op.type == "ParseExampleV2" and any(d.seq for d in op.get_attr("_specs")[0]):
+            return False
+    return True
 
 
 class FilterDataset(_Unary):
@@ -548,12 +568,12 @@ class BatchDataset(_Unary):
         self._size = size
         self._drop = bool(drop_remainder)
 
-    def _batches(self, env: Env) -> Iterator[list]:
+    def _batches(self, env: Env, source: Optional[DatasetV1] = None) -> Iterator[list]:
         size = _int_value(env, self._size)
         if size <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         items: list = []
-        for element in self._input._gen(env):
+        for element in (source or self._input)._gen(env):
             items.append(element)
             if len(items) == size:
                 yield items
@@ -561,10 +581,25 @@ class BatchDataset(_Unary):
         if items and not self._drop:
             yield items
 
+    def _stacked(self, items: list) -> list:
+        return [_stack(items, c, dt) if cls is ops.Tensor else _sparse_stack([it[c] for it in items])
+                for c, (dt, cls) in enumerate(zip(self._flat_types, self._flat_classes))]
+
     def _gen(self, env: Env) -> Iterator[list]:
-        for items in self._batches(env):
-            yield [_stack(items, c, dt) if cls is ops.Tensor else _sparse_stack([it[c] for it in items])
-                   for c, (dt, cls) in enumerate(zip(self._flat_types, self._flat_classes))]
+        mapped = self._input
+        if not (isinstance(mapped, MapDataset) and mapped.batchable):
+            for items in self._batches(env):
+                yield self._stacked(items)
+            return
+        # map(parse_single_example).batch(n) runs as one parse_example per batch; a failing batch is redone
+        # record by record so that the error is the one TensorFlow raises for that record.
+        source = mapped._input
+        for items in self._batches(env, source):
+            args = [_stack(items, c, dt) for c, dt in enumerate(source._flat_types)]
+            try:
+                yield mapped._fn(env, args)
+            except errors.OpError:
+                yield self._stacked([mapped._fn(env, it) for it in items])
 
 
 class PaddedBatchDataset(BatchDataset):
