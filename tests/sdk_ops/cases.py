@@ -313,8 +313,16 @@ def name_cases(tf) -> dict:
                 tf.random.stateless_parameterized_truncated_normal([3], [1, 2])]
         return [(o.name, o.dtype.name, o.shape.as_list() if o.shape.ndims is not None else None) for o in outs]
 
+    def check_names():
+        x = tf.placeholder(tf.int32, [2])
+        r = tf.placeholder(tf.int32)
+        return [tf.assert_equal(x, x).name, tf.assert_positive(x).name, tf.assert_rank(x, 1).name,
+                tf.assert_rank(r, 1).name, tf.assert_integer(x).name, tf.assert_scalar(3).name,
+                tf.assert_type(x, tf.int32).name, tf.is_numeric_tensor(x), tf.is_numeric_tensor(tf.constant("s")),
+                tf.assert_same_float_dtype([tf.constant(1.0, tf.float64)]).name]
+
     return {"template": template_names, "script_ops": script_names, "logging_ops": logging_names,
-            "random_shapes": random_shapes}
+            "random_shapes": random_shapes, "check_ops": check_names}
 
 
 def _spd(tf, a):
@@ -530,5 +538,30 @@ def error_cases(tf) -> dict:
             tf.constant([1, 2, 3], tf.int64), None)),
         "stateless_int_no_maxval": lambda: tf.random.stateless_uniform([2], [1, 2], dtype=tf.int32),
         "random_gamma_int": lambda: tf.random_gamma([2], [1, 2], dtype=tf.int32),
+        "assert_equal_static": lambda: tf.assert_equal(c([1, 2]), c([1, 3]), message="mismatch"),
+        "assert_equal_run": lambda: tf.assert_equal(tf.placeholder_with_default([1, 2], None), c([1, 3])),
+        "assert_less_run": lambda: tf.debugging.assert_less(tf.placeholder_with_default([1.0, 5.0], None), 2.0,
+                                                            summarize=5),
+        "assert_greater_equal_run": lambda: tf.assert_greater_equal(tf.placeholder_with_default([1, 5], None), 2,
+                                                                    message="too small"),
+        "assert_none_equal_static": lambda: tf.assert_none_equal(c([1, 2]), c([3, 2])),
+        "assert_positive_run": lambda: tf.assert_positive(tf.placeholder_with_default([1.0, -2.0], None),
+                                                          message="need > 0"),
+        "assert_negative_static": lambda: tf.assert_negative(c([-1, 0])),
+        "assert_non_positive_run": lambda: tf.debugging.assert_non_positive(tf.placeholder_with_default([3], None)),
+        "assert_near_run": lambda: tf.assert_near(tf.placeholder_with_default([1.0, 2.0], None), c([1.0, 2.5]),
+                                                  atol=0.1),
+        "assert_rank_static": lambda: tf.assert_rank(c([[1, 2]]), 1, message="rank"),
+        "assert_rank_run": lambda: tf.assert_rank(tf.placeholder_with_default([1.0], None), 2),
+        "assert_rank_at_least_static": lambda: tf.assert_rank_at_least(c([1, 2]), 2),
+        "assert_rank_in_static": lambda: tf.assert_rank_in(c([1, 2]), [0, 2]),
+        "assert_integer": lambda: tf.assert_integer(c([1.0]), message="ints"),
+        "assert_type": lambda: tf.assert_type(c([1.0]), tf.int32),
+        "assert_scalar": lambda: tf.assert_scalar(c([1.0])),
+        "assert_same_float_dtype": lambda: tf.assert_same_float_dtype([c([1.0]), c([1.0], tf.float64)]),
+        "assert_same_float_dtype_int": lambda: tf.assert_same_float_dtype([c([1])]),
+        "assert_proper_iterable": lambda: tf.assert_proper_iterable(np.zeros(2)),
+        "assert_rank_ok": lambda: [tf.assert_rank(c([[1]]), 2), tf.assert_equal(c(1), c(1)),
+                                   tf.assert_positive(tf.placeholder_with_default([1.0], None))],
         "ensure_shape_rank": lambda: tf.ensure_shape(c([[1, 2]]), [None]),
     }

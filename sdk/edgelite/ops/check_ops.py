@@ -98,6 +98,9 @@ def _sign_assert(opname: str, sym: str, compare: Callable, zero_first: bool, x: 
         x = ops.convert_to_tensor(x, name="x")
         if data is None:
             data = [message, f"Condition x {sym} 0 did not hold element-wise:", f"x ({x.name}) = ", x]
+            if opname == "assert_non_positive":
+                # TF 2.21's assert_non_positive joins these two strings (a missing comma in its source)
+                data = [message, data[1] + data[2], x]
         zero = ops.convert_to_tensor(0, dtype=x.dtype)
         return compare(zero, x, data=data, summarize=summarize) if zero_first else \
             compare(x, zero, data=data, summarize=summarize)
