@@ -8,3 +8,4 @@ from edgelite.ops.init_ops import (  # noqa: F401
 from edgelite.ops.variables import global_variables_initializer as global_variables  # noqa: F401
 from edgelite.ops.variables import local_variables_initializer as local_variables  # noqa: F401
 from edgelite.ops.variables import variables_initializer as variables  # noqa: F401
+from edgelite.ops.identity_initializer import Identity as identity  # noqa: F401,E402

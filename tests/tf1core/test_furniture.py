@@ -184,3 +184,14 @@ def test_benchmark_runs_and_reports(caplog):
         result = tf.test.Benchmark().run_op_benchmark(sess, tf.constant(1.0) + 1.0, min_iters=3, name="add")
     assert result["iters"] == 3 and result["wall_time"] >= 0 and result["name"] == "add"
     assert "Benchmark [add]" in caplog.text
+
+
+def test_small_namespace_members():
+    with tf.Graph().as_default(), tf.Session() as sess:
+        w = tf.get_variable("w", [2, 3], initializer=tf.initializers.identity(gain=2.0))
+        sess.run(w.initializer)
+        np.testing.assert_array_equal(sess.run(w), 2.0 * np.eye(2, 3))
+        with pytest.raises(ValueError, match="only be used for 2D matrices"):
+            tf.initializers.identity()([2, 2, 2])
+        assert sess.run(tf.dtypes.cast(tf.constant([1.7]), tf.int32)).tolist() == [1]
+    assert tf.io.gfile.join("gs://b/", "x", "y/") == "gs://b/x/y/"

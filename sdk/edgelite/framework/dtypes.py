@@ -285,3 +285,18 @@ def as_dtype(type_value: Any) -> DType:
 
 QUANTIZED_DTYPES = frozenset(_BY_ENUM[e] for e in _QUANTIZED) | frozenset(
     _BY_ENUM[e + _REF_OFFSET] for e in _QUANTIZED)
+
+
+# tf.dtypes also carries the casting ops; they live in ops modules that import this one, so they are looked up
+# on first use (PEP 562) instead of at import time.
+_LAZY_OPS = {"cast": "edgelite.ops.math_ops", "saturate_cast": "edgelite.ops.math_ops",
+             "as_string": "edgelite.strings"}
+
+
+def __getattr__(name: str):
+    module = _LAZY_OPS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -117,6 +117,11 @@ class GFile:
         self.close()
 
 
+def join(path: str, *paths: str) -> str:
+    """Path components joined as os.path.join does (TensorFlow's gfile.join, scheme prefixes included)."""
+    return os.path.join(path, *paths)
+
+
 def exists(path: str) -> bool:
     """Determines whether a path exists or not."""
     return os.path.exists(path)
