@@ -86,3 +86,35 @@ def test_int8_resizes_keep_their_input_scale_and_match_litert(resize):
                   experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF)
     np.testing.assert_array_equal(ours, theirs)
     np.testing.assert_allclose(ours, want, atol=3 * float(q_out["scale"][0]) + 1e-6)
+
+
+@pytest.mark.parametrize("build,code", [
+    (lambda tf, b, s: tf.image.non_max_suppression(b, s, 6, 0.5, 0.2), "NON_MAX_SUPPRESSION_V4"),
+    (lambda tf, b, s: tf.image.non_max_suppression_with_scores(b, s, 6, 0.5, 0.2, soft_nms_sigma=0.3),
+     "NON_MAX_SUPPRESSION_V5"),
+], ids=["v3_as_v4", "v5_soft"])
+def test_nms_converts_and_selects_as_the_sdk(build, code):
+    rng = np.random.default_rng(4)
+    boxes = np.sort(rng.random((30, 4)), axis=1)[:, [0, 1, 2, 3]].astype(np.float32)
+    scores = rng.random(30).astype(np.float32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        b = tf.placeholder(tf.float32, [30, 4])
+        s = tf.placeholder(tf.float32, [30])
+        outs = build(tf, b, s)
+        outs = list(outs) if isinstance(outs, tuple) else [outs]
+        want = sess.run(outs, {b: boxes, s: scores})
+        model = lite.TFLiteConverter.from_session(sess, [b, s], outs).convert()
+    assert code in _op_names(model)
+    runners = [lambda m: Interpreter(model_content=m)]
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    runners.append(lambda m: litert.Interpreter(model_content=m,
+                                                experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF))
+    for make in runners:
+        interp = make(model)
+        interp.allocate_tensors()
+        for d, v in zip(interp.get_input_details(), (boxes, scores)):
+            interp.set_tensor(d["index"], v)
+        interp.invoke()
+        got = [interp.get_tensor(d["index"]) for d in interp.get_output_details()]
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-6)
