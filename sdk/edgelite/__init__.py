@@ -254,7 +254,7 @@ from edgelite.framework.compat_switches import (  # noqa: F401,E402
 from edgelite.ops.regularizers import no_regularizer  # noqa: F401,E402
 from edgelite.ops.switch_case import switch_case  # noqa: F401,E402
 from edgelite.ops.timing_ops import timestamp  # noqa: F401,E402
-from edgelite import debugging  # noqa: F401,E402
+from edgelite import audio, debugging  # noqa: F401,E402
 from edgelite.ops.check_ops import (  # noqa: F401,E402
     assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less, assert_less_equal, assert_near,
     assert_negative, assert_non_negative, assert_non_positive, assert_none_equal, assert_positive,

@@ -13,7 +13,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from tf1core_cases import (  # noqa: E402
     CHECK_CASES, CONSTANT_STEP_CASES, CONSTANT_STEPS, PROTO_CASES, SCHEDULE_CASES, SCHEDULE_STEPS, SUMMARY_OP_CASES,
-    check_outcome,
+    AUDIO, WAV_DECODE_CASES, check_outcome,
 )
 
 
@@ -57,13 +57,24 @@ def summary_ops(tf) -> dict:
     return out
 
 
+def wav(tf) -> dict:
+    """encode_wav of AUDIO (hex) and decode_wav of it under each WAV_DECODE_CASES entry."""
+    with tf.Graph().as_default(), tf.Session() as sess:
+        data = sess.run(tf.audio.encode_wav(AUDIO, 16000))
+        decoded = []
+        for channels, samples in WAV_DECODE_CASES:
+            audio, rate = sess.run(tf.audio.decode_wav(data, desired_channels=channels, desired_samples=samples))
+            decoded.append([audio.tolist(), int(rate)])
+    return {"encoded": data.hex(), "decoded": decoded}
+
+
 def main() -> None:
     import tensorflow.compat.v1 as tf
 
     tf.disable_v2_behavior()
     record = {"tensorflow": tf.VERSION, "protos": protos(tf), "schedules": schedules(tf),
               "constant_step_schedules": constant_step_schedules(tf), "summary_ops": summary_ops(tf),
-              "checks": {name: check_outcome(tf, build) for name, build in CHECK_CASES.items()}}
+              "wav": wav(tf), "checks": {name: check_outcome(tf, build) for name, build in CHECK_CASES.items()}}
     out = Path(__file__).resolve().parent / "tf_fixtures.json"
     out.write_text(json.dumps(record, indent=0, sort_keys=True) + "\n")
 

@@ -105,3 +105,22 @@ def test_make_ndarray_reads_tensorflow_tensor_protos():
     np.testing.assert_array_equal(tf.make_ndarray(tf.make_tensor_proto(7, shape=[2, 3])), np.full((2, 3), 7))
     with pytest.raises(TypeError, match="Expected a TensorProto"):
         tf.make_ndarray(np.zeros(2))
+
+
+def test_wav_encode_and_decode_match_tensorflow():
+    recorded = FIXTURES["wav"]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        data = sess.run(tf.audio.encode_wav(tf1core_cases.AUDIO, 16000))
+        assert data.hex() == recorded["encoded"]
+        for (channels, samples), want in zip(tf1core_cases.WAV_DECODE_CASES, recorded["decoded"]):
+            result = tf.audio.decode_wav(data, desired_channels=channels, desired_samples=samples)
+            audio, rate = sess.run(result)
+            assert [audio.tolist(), int(rate)] == want
+            assert result.audio.shape.as_list() == [samples if samples > 0 else None,
+                                                    channels if channels > 0 else None]
+        for bad, text in [(b"RIFF", "Data too short when trying to read string"),
+                          (b"hello world, not a wav file", "Header mismatch: Expected RIFF but found hell")]:
+            with pytest.raises(errors.InvalidArgumentError, match=text):
+                sess.run(tf.audio.decode_wav(bad))
+        with pytest.raises(ValueError, match="Shape must be rank 2 but is rank 1"):
+            tf.audio.encode_wav(np.zeros(3, np.float32), 100)

@@ -2,6 +2,8 @@
 takes the `tf` module so the same code builds the value in both frameworks."""
 from __future__ import annotations
 
+import numpy as np
+
 # Protos scripts build by hand; their wire bytes must equal TensorFlow's.
 # (One device_count entry only: TensorFlow writes map entries in hash order, which varies between runs.)
 PROTO_CASES = {
@@ -67,6 +69,12 @@ CONSTANT_STEPS = [0, 14, 38, 110, 180]
 CONSTANT_STEP_CASES = ["exponential", "inverse_time", "polynomial_sqrt", "polynomial_cycle", "cosine_alpha",
                        "cosine_restarts_mul", "linear_cosine_beta"]
 
+# [frames, channels] audio: exact, rounding (+-0.5 / 32768) and clipping cases for the 16-bit WAV codec.
+AUDIO = np.array([[0.0, 0.5], [-0.5, 1.0], [0.25, -1.0], [1.5, -2.0], [0.00001526, -0.0000153]], np.float32)
+
+# (desired_channels, desired_samples) for decode_wav of AUDIO.
+WAV_DECODE_CASES = [(-1, -1), (1, -1), (3, -1), (-1, 3), (-1, 7)]
+
 # Summary ops whose serialized Summary must equal TensorFlow's.
 SUMMARY_OP_CASES = {
     "tensor_summary_f32": lambda tf: tf.summary.tensor_summary("t", tf.constant([[1.5, 2.0], [3.0, 4.0]])),
@@ -76,6 +84,8 @@ SUMMARY_OP_CASES = {
                                                                   family="fam"),
     "scalar_cleaned": lambda tf: tf.summary.scalar("loss:0", tf.constant(0.5)),
     "histogram_cleaned": lambda tf: tf.summary.histogram("W1:0", tf.constant([1.0, 2.0, 2.5])),
+    "audio_mono_batch": lambda tf: tf.summary.audio("snd", tf.constant(AUDIO.T), 16000, max_outputs=3),
+    "audio_stereo_one": lambda tf: tf.summary.audio("snd", tf.constant(AUDIO[None]), 8000, max_outputs=1),
 }
 
 

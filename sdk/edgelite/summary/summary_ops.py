@@ -11,7 +11,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from edgelite.framework import errors, ops
+from edgelite.framework import dtypes, errors, ops
 from edgelite.framework.op_def_registry import register_op
 from edgelite import tf_logging
 
@@ -72,7 +72,6 @@ def _tensor_summary_kernel(ctx: Any, tag: np.ndarray, tensor: np.ndarray, metada
         summary = sv.text_summary(_text(tag), tensor)
     else:
         # TensorFlow stores the value as raw tensor_content (AsProtoTensorContent), whatever its size.
-        from edgelite.framework import dtypes
         from edgelite.framework.graph_def import shape_proto
 
         proto = TensorProto(dtype=dtypes.as_dtype(arr.dtype).as_datatype_enum, tensor_shape=shape_proto(arr.shape),
@@ -100,6 +99,28 @@ register_op("HistogramSummary", inputs=["tag: string", "values: T"], outputs=["s
 register_op("ImageSummary", inputs=["tag: string", "tensor: T"], outputs=["summary: string"],
             attrs={"max_images": 3, "bad_color": np.array([255, 0, 0, 255], np.uint8)},
             kernel=_image_kernel, shape_fn=_scalar_out)
+def _audio_kernel(ctx: Any, tag: np.ndarray, tensor: np.ndarray, sample_rate: np.ndarray) -> np.ndarray:
+    from edgelite.ops.wav_codec import encode_s16le_wav
+
+    rate = float(sample_rate)
+    if rate <= 0:
+        raise _invalid(f"sample_rate must be > 0, got {rate}")
+    if tensor.ndim not in (2, 3):
+        raise _invalid(f"Tensor must be 3-D or 2-D, got: {list(tensor.shape)}")
+    clips = tensor if tensor.ndim == 3 else tensor[:, :, None]
+    max_outputs = int(ctx.attrs["max_outputs"])
+    base = _text(tag)
+    summary = sv.Summary()
+    for i in range(min(clips.shape[0], max_outputs)):
+        value = summary.value.add(tag=f"{base}/audio/{i}" if max_outputs > 1 else f"{base}/audio")
+        value.audio = sv.Summary.Audio(
+            sample_rate=rate, num_channels=clips.shape[2], length_frames=clips.shape[1],
+            encoded_audio_string=encode_s16le_wav(clips[i], int(rate)), content_type="audio/wav")
+    return _as_bytes_scalar(summary)
+
+
+register_op("AudioSummaryV2", inputs=["tag: string", "tensor: float", "sample_rate: float"],
+            outputs=["summary: string"], attrs={"max_outputs": 3}, kernel=_audio_kernel, shape_fn=_scalar_out)
 register_op("TensorSummaryV2", inputs=["tag: string", "tensor: T", "serialized_summary_metadata: string"],
             outputs=["summary: string"], kernel=_tensor_summary_kernel, shape_fn=_scalar_out)
 register_op("MergeSummary", inputs=["inputs: N * string"], outputs=["summary: string"],
@@ -173,6 +194,17 @@ def text(name: str, tensor: Any, collections: Optional[List[str]] = None) -> Any
     metadata = SummaryMetadata(plugin_data=SummaryMetadata.PluginData(plugin_name="text")).SerializeToString()
     with ops.name_scope(clean_tag(name)) as scope:
         out = ops.apply_op("TensorSummaryV2", [scope.rstrip("/"), t, metadata], name=scope)
+    _collect(out, collections)
+    return out
+
+
+def audio(name: str, tensor: Any, sample_rate: Any, max_outputs: int = 3, collections: Optional[List[str]] = None,
+          family: Optional[str] = None) -> Any:
+    """Up to max_outputs WAV clips from a [batch, frames] or [batch, frames, channels] float tensor in [-1, 1]."""
+    with _tag_scope(name, family) as (tag, scope):
+        rate = ops.convert_to_tensor(sample_rate, dtype=dtypes.float32, name="sample_rate")
+        out = ops.apply_op("AudioSummaryV2", [tag, tensor, rate], attrs={"max_outputs": int(max_outputs)},
+                           name=scope)
     _collect(out, collections)
     return out
 
