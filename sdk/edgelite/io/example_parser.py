@@ -5,6 +5,7 @@ and for a batch ("Name: <unknown>, Key: a, Index: 0.").
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
@@ -125,11 +126,25 @@ def _packed_floats(spec: DenseSpec, feats: list, size: int) -> Optional[np.ndarr
     return np.frombuffer(data, "<f4").astype(np.float32).reshape(len(feats), size)
 
 
+def _chained_ints(spec: DenseSpec, feats: list, size: int) -> Optional[np.ndarray]:
+    """[batch * size] int64 values taken in one pass over every record's Int64List, or None when any record
+    lacks the feature, holds another type or another count (the general path then says what is wrong)."""
+    lists = []
+    for fmap in feats:
+        f = fmap.get(spec.key)
+        if f is None or f.WhichOneof("kind") != "int64_list":
+            return None
+        lists.append(f.int64_list.value)
+    if any(len(v) != size for v in lists):
+        return None
+    return np.fromiter(itertools.chain.from_iterable(lists), np.int64, count=size * len(lists))
+
+
 def _fixed(spec: DenseSpec, feats: list, where: _Where) -> np.ndarray:
     """[batch] + shape values of a FixedLenFeature; each record must hold exactly prod(shape) values."""
     size = math.prod(spec.shape)
-    if spec.dtype == "float" and size > 0 and feats:
-        fast = _packed_floats(spec, feats, size)
+    if size > 0 and feats and spec.dtype != "string":
+        fast = (_packed_floats if spec.dtype == "float" else _chained_ints)(spec, feats, size)
         if fast is not None:
             return fast.reshape((len(feats),) + spec.shape)
     out = np.empty((len(feats), size), _NP[spec.dtype])

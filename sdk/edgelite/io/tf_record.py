@@ -208,25 +208,46 @@ def _inflate_message(e: zlib.error) -> str:
 
 
 def _records(stream: Any) -> Iterator[bytes]:
-    """Each record's data; a partial header ends the file, a partial record or a bad checksum is DataLossError."""
+    """Each record's data; a partial header ends the file, a partial record or a bad checksum is DataLossError.
+
+    The stream is read in large chunks and the records are cut out of the buffer, which keeps the per-record
+    work to two checksums and a slice.
+    """
     offset = 0
+    buf, pos = b"", 0
+    unpack_header, unpack_crc = struct.Struct("<QI").unpack_from, struct.Struct("<I").unpack_from
+
+    def fill(need: int) -> bool:
+        """Make at least need bytes available from pos; False at the end of the stream."""
+        nonlocal buf, pos
+        parts = [buf[pos:]]
+        have = len(parts[0])
+        while have < need:
+            chunk = stream.read(max(_READ_CHUNK, need - have))
+            if not chunk:
+                break
+            parts.append(chunk)
+            have += len(chunk)
+        buf, pos = b"".join(parts), 0
+        return have >= need
+
     try:
         while True:
-            header = stream.read(_HEADER)
-            if len(header) < _HEADER:
+            if len(buf) - pos < _HEADER and not fill(_HEADER):
                 return
-            (length,) = struct.unpack("<Q", header[:8])
-            if masked_crc32c(header[:8]) != struct.unpack("<I", header[8:])[0]:
+            length, length_crc = unpack_header(buf, pos)
+            if masked_crc32c(buf[pos:pos + 8]) != length_crc:
                 hint = " (Is this even a TFRecord file?)" if offset == 0 else ""
                 raise errors.DataLossError(None, None, f"corrupted record at {offset}{hint}")
-            body = stream.read(length + _FOOTER)
-            if len(body) < length + _FOOTER:
+            size = _HEADER + length + _FOOTER
+            if len(buf) - pos < size and not fill(size):
                 raise errors.DataLossError(None, None, f"truncated record at {offset}' failed with {stream.short_read}")
-            data = body[:length]
-            if masked_crc32c(data) != struct.unpack("<I", body[length:])[0]:
+            data = buf[pos + _HEADER:pos + _HEADER + length]
+            if masked_crc32c(data) != unpack_crc(buf, pos + _HEADER + length)[0]:
                 raise errors.DataLossError(None, None, f"corrupted record at {offset + _HEADER}")
             yield data
-            offset += _HEADER + length + _FOOTER
+            pos += size
+            offset += size
     finally:
         stream.close()
 
