@@ -192,6 +192,18 @@ def keras_conv1d(keras):
     ])
 
 
+def keras_lstm(keras):
+    """A Sequential Keras sequence classifier: LSTM(5) over 6 steps of 3 features, then a softmax Dense."""
+    L = keras.layers
+    return keras.Sequential([L.InputLayer((6, 3), name="steps"), L.LSTM(5, name="lstm"),
+                             L.Dense(4, activation="softmax", name="out")])
+
+
+def keras_lstm_inputs():
+    """[8, 6, 3] sequences from a seeded generator (also the calibration set)."""
+    return np.random.default_rng(8).uniform(-1, 1, (8, 6, 3)).astype(np.float32)
+
+
 def keras_inputs():
     """(cnn inputs [16,8,8,1], conv1d inputs [16,16,4]) from a seeded generator (also the calibration sets)."""
     rng = np.random.default_rng(5)

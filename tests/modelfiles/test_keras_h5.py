@@ -97,3 +97,31 @@ def test_bad_keras_files(tmp_path):
         dst.attrs["model_config"] = json.dumps(config)
     with pytest.raises(ValueError, match=f"'{odd}': Keras layer types not supported: FancyAdd, FancyFlatten."):
         tf.lite.TFLiteConverter.from_keras_model_file(str(odd))
+
+
+@pytest.mark.parametrize("mode", ["float", "dynamic"])
+def test_lstm_becomes_the_fused_op_and_matches_keras(mode):
+    """TF1's converter cannot take a Keras LSTM from .h5 (its loop needs Flex ops); edgelite writes the fused
+    UNIDIRECTIONAL_SEQUENCE_LSTM + STRIDED_SLICE that TF's Keras converter writes for LSTM(return_sequences=False)
+    (tests/sdk_rnn/fixtures/tf_lstm_tflite.json) and gives Keras's predictions, one zero-state sequence at a time."""
+    converter = tf.lite.TFLiteConverter.from_keras_model_file(str(KERAS / "lstm.h5"))
+    if mode == "dynamic":
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    content = converter.convert()
+    model = read_model(content)
+    codes = model["operator_codes"]
+    ops = [OPERATOR_NAMES[builtin_code(codes[op["opcode_index"]])] for op in model["subgraphs"][0]["operators"]]
+    tf_lstm = json.loads((Path(__file__).resolve().parents[1] / "sdk_rnn" / "fixtures" / "tf_lstm_tflite.json")
+                         .read_text())["models"]["keras_lstm_last"]
+    assert ops == [op["op"] for op in tf_lstm] + ["FULLY_CONNECTED", "SOFTMAX"]
+    interpreter = tf.lite.Interpreter(model_content=content)
+    interpreter.allocate_tensors()
+    index = interpreter.get_input_details()[0]["index"]
+    x = model_cases.keras_lstm_inputs()
+    outs = []
+    for i in range(len(x)):
+        interpreter.reset_all_variables()
+        interpreter.set_tensor(index, x[i:i + 1])
+        interpreter.invoke()
+        outs.append(interpreter.get_tensor(interpreter.get_output_details()[0]["index"]))
+    np.testing.assert_allclose(np.concatenate(outs), PREDICTIONS["lstm_predictions"], atol=1e-6)

@@ -116,13 +116,23 @@ class TFLiteConverter:
             raise ValueError("custom_objects are not supported: edgelite rebuilds only the built-in Keras layers")
         if not os.path.exists(model_file):
             raise IOError(f"File '{model_file}' does not exist.")
-        graph, inputs, outputs = build_graph(model_file)
+        graph, inputs, outputs, assignments = build_graph(model_file)
         if input_arrays is not None:
             inputs = _tensors_by_name(graph, list(input_arrays))
         if output_arrays is not None:
             outputs = _tensors_by_name(graph, list(output_arrays))
         converter = cls(graph, inputs, outputs)
         converter._set_input_shapes(input_shapes)
+        if assignments:
+            # Recurrent layers keep their weights in cell variables: a session holds the file's values.
+            from edgelite.client.session import Session
+            from edgelite.ops.variables import global_variables_initializer
+            with graph.as_default():
+                init = global_variables_initializer()
+            converter._session = Session(graph=graph)
+            converter._session.run(init)
+            for variable, value in assignments:
+                variable.load(value, converter._session)
         return converter
 
     def _set_input_shapes(self, input_shapes: Optional[dict]) -> None:

@@ -4,7 +4,8 @@ edgelite inference graph with the weights as constants, for TFLiteConverter.from
 The file is read with h5py (the `keras` extra). Layers: InputLayer, Dense, Conv1D/Conv2D, DepthwiseConv2D,
 SeparableConv2D, Max/AveragePooling1D/2D, GlobalAverage/GlobalMaxPooling1D/2D, BatchNormalization, Activation,
 ReLU, LeakyReLU, Softmax, Dropout (and its spatial forms), Flatten, Reshape, Add, Subtract, Multiply, Average,
-Maximum, Minimum, Concatenate, ZeroPadding1D/2D. Anything else is reported in one ValueError.
+Maximum, Minimum, Concatenate, ZeroPadding1D/2D, LSTM (tanh/sigmoid, forward, stateless). Anything else is
+reported in one ValueError.
 """
 from __future__ import annotations
 
@@ -242,6 +243,36 @@ for _name in ("Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum"):
     _LAYERS[_name] = _merge(_name.lower())
 
 
+# Keras keeps the LSTM gates as (input, forget, cell, output); TF's LSTMCell as (input, cell, forget, output).
+_KERAS_TO_TF_GATES = (0, 2, 1, 3)
+
+
+@_layer("LSTM")
+def _lstm(tf: Any, cfg: dict, w: list, xs: list) -> Tuple[Any, list]:
+    """A Keras LSTM as dynamic_rnn over an LSTMCell (forget_bias 0), which the converter writes as one
+    UNIDIRECTIONAL_SEQUENCE_LSTM; returns the output and the (variable, value) pairs to load."""
+    for key, allowed in (("activation", "tanh"), ("recurrent_activation", "sigmoid")):
+        if cfg.get(key, allowed) != allowed:
+            raise ValueError(f"{key} '{cfg.get(key)}' is not supported (only {allowed})")
+    for flag in ("return_state", "go_backwards", "stateful", "time_major"):
+        if cfg.get(flag):
+            raise ValueError(f"{flag}=True is not supported")
+    units = int(cfg["units"])
+    kernel, recurrent = w[0], w[1]
+    bias = w[2] if cfg.get("use_bias", True) else np.zeros(4 * units, np.float32)
+
+    def reorder(m: np.ndarray) -> np.ndarray:
+        blocks = np.split(m, 4, axis=-1)
+        return np.concatenate([blocks[i] for i in _KERAS_TO_TF_GATES], axis=-1)
+
+    cell = tf.nn.rnn_cell.LSTMCell(units, forget_bias=0.0)
+    outputs, state = tf.nn.dynamic_rnn(cell, xs[0], dtype=tf.float32)
+    variables = cell.variables
+    values = {"kernel": reorder(np.concatenate([kernel, recurrent], axis=0)), "bias": reorder(bias)}
+    pairs = [(v, values[v.op.name.rsplit("/", 1)[-1]]) for v in variables]
+    return (outputs if cfg.get("return_sequences") else state.h), pairs
+
+
 @_layer("Concatenate")
 def _concatenate(tf: Any, cfg: dict, w: list, xs: list) -> Any:
     return tf.concat(xs, axis=cfg.get("axis", -1))
@@ -321,8 +352,9 @@ def _sequential_layers(model_config: dict) -> Tuple[list, list, list]:
     return layers, [layers[0][0]["name"]], [(previous, 0)]
 
 
-def build_graph(path: str) -> Tuple[Graph, list, list]:
-    """(graph, input placeholders, output tensors) of the Keras model in the .h5 file at path."""
+def build_graph(path: str) -> Tuple[Graph, list, list, list]:
+    """(graph, input placeholders, output tensors, (variable, value) pairs to load into a session) of the Keras
+    model in the .h5 file at path; layers become constants except recurrent ones, whose cells own variables."""
     try:
         import h5py
     except ImportError:
@@ -350,6 +382,7 @@ def build_graph(path: str) -> Tuple[Graph, list, list]:
             raise ValueError(f"'{path}': Keras layer types not supported: {', '.join(unknown)}.")
         graph = Graph()
         outputs: Dict[str, Any] = {}
+        assignments: list = []
         with graph.as_default():
             for layer, inbound in layers:
                 name, cfg = layer["name"], layer["config"]
@@ -360,7 +393,11 @@ def build_graph(path: str) -> Tuple[Graph, list, list]:
                         continue
                     xs = [outputs[src] for src, _ in inbound]
                     try:
-                        outputs[name] = _LAYERS[layer["class_name"]](tf, cfg, _layer_weights(h5, name), xs)
+                        out = _LAYERS[layer["class_name"]](tf, cfg, _layer_weights(h5, name), xs)
                     except (ValueError, IndexError, KeyError) as e:
                         raise ValueError(f"'{path}': layer '{name}' ({layer['class_name']}): {e}") from None
-        return graph, [outputs[n] for n in input_names], [outputs[n] for n, _ in output_refs]
+                    if isinstance(out, tuple):
+                        out, pairs = out
+                        assignments.extend(pairs)
+                    outputs[name] = out
+        return graph, [outputs[n] for n in input_names], [outputs[n] for n, _ in output_refs], assignments
