@@ -10,7 +10,9 @@ from edgelite.ops.math_ops import (  # noqa: F401
 )
 from edgelite.nn.activation_ops import softmax, softplus  # noqa: F401,E402
 from edgelite.nn.softsign_ops import softsign  # noqa: F401,E402
-from edgelite.nn import in_top_k, l2_normalize, log_softmax, top_k, zero_fraction  # noqa: F401,E402
+from edgelite.nn import (  # noqa: F401,E402
+    approx_max_k, approx_min_k, in_top_k, l2_normalize, log_softmax, top_k, zero_fraction,
+)
 from edgelite.ops.array_ops import invert_permutation  # noqa: F401,E402
 
 # ---- core ops (tf1ops) ----
