@@ -217,6 +217,8 @@ ERROR_CASES = [
     ("random_saturation_negative", lambda tf: tf.image.random_saturation(tf.zeros([4, 4, 3]), -0.5, 0.5)),
     ("random_hue_too_big", lambda tf: tf.image.random_hue(tf.zeros([4, 4, 3]), 0.6)),
     ("psnr_mismatch", lambda tf: tf.image.psnr(tf.zeros([4, 4, 3]), tf.zeros([4, 5, 3]), 1.0)),
+    ("ssim_static_smaller_than_window", lambda tf: tf.image.ssim(tf.zeros([2, 9, 12, 1]), tf.zeros([2, 9, 12, 1]),
+                                                                 1.0)),
     ("ssim_2d", lambda tf: tf.image.ssim(tf.zeros([11, 11]), tf.zeros([11, 11]), 1.0)),
     ("ssim_batch_mismatch", lambda tf: tf.image.ssim(tf.zeros([2, 11, 11, 1]), tf.zeros([3, 11, 11, 1]), 1.0)),
     ("total_variation_2d", lambda tf: tf.image.total_variation(tf.zeros([4, 4]))),

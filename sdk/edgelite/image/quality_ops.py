@@ -75,6 +75,10 @@ def _ssim_per_channel(img1: ops.Tensor, img2: ops.Tensor, max_val: Any, filter_s
     kernel = array_ops.tile(kernel, array_ops.stack([1, 1, array_ops.shape(img1)[-1], 1]))
 
     def reducer(x: ops.Tensor) -> ops.Tensor:
+        small = [d for d in (x.shape.as_list()[-3:-1] if x.shape.ndims else []) if d is not None and d < filter_size]
+        if small:
+            raise ValueError(f"Negative dimension size caused by subtracting {filter_size} from {small[0]} for "
+                             f"'{ops.get_default_graph().get_name_scope()}/depthwise' (op: 'DepthwiseConv2dNative')")
         shape = array_ops.shape(x)
         flat = array_ops.reshape(x, array_ops.concat([[-1], shape[-3:]], 0))
         y = conv_ops.depthwise_conv2d(flat, kernel, strides=[1, 1, 1, 1], padding="VALID")
