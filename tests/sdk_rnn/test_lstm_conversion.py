@@ -202,3 +202,29 @@ def test_stacked_lstms_convert_to_one_fused_op_per_layer():
     np.testing.assert_allclose(_run(tf.lite.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)
     litert = pytest.importorskip("ai_edge_litert.interpreter")
     np.testing.assert_allclose(_run(litert.Interpreter(model_content=model), xv), want, rtol=1e-5, atol=1e-6)
+
+
+def test_static_bidirectional_with_lengths_converts():
+    x = tf.placeholder(tf.float32, [2, 4, 3], name="x")
+    lengths = tf.placeholder(tf.int32, [2], name="lengths")
+    outs, _, _ = tf.nn.static_bidirectional_rnn(tf.nn.rnn_cell.BasicLSTMCell(3), tf.nn.rnn_cell.GRUCell(2),
+                                                tf.unstack(x, axis=1), sequence_length=lengths, dtype=tf.float32)
+    y = tf.stack(outs, 1)
+    feeds = {"x": np.random.default_rng(4).uniform(-1, 1, (2, 4, 3)).astype(np.float32),
+             "lengths": np.array([4, 2], np.int32)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        want = sess.run(y, {x: feeds["x"], lengths: feeds["lengths"]})
+        model = tf.lite.TFLiteConverter.from_session(sess, [x, lengths], [y]).convert()
+    names, _ = _fused_ops(model)
+    assert {"REVERSE_SEQUENCE", "SELECT"} <= set(names)
+    interpreters = [tf.lite.Interpreter(model_content=model)]
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    interpreters.append(litert.Interpreter(model_content=model))
+    for interpreter in interpreters:
+        interpreter.allocate_tensors()
+        for d in interpreter.get_input_details():
+            interpreter.set_tensor(d["index"], feeds[d["name"]])
+        interpreter.invoke()
+        got = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

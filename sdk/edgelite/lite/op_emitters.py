@@ -243,6 +243,11 @@ def _tensor_type(dtype: Any) -> int:
 
 @emitter("Select", "SelectV2")
 def _select(b: Any, op: Any) -> None:
+    cond, x = op.inputs[0].shape, op.inputs[1].shape
+    if op.type == "Select" and cond.ndims == 1 and x.ndims is not None and x.ndims > 1:
+        # v1 where with a vector condition picks whole rows: TFLite's SELECT does that, SELECT_V2 broadcasts
+        b.emit("SELECT", [b.value(i) for i in op.inputs], [b.output(op.outputs[0])], ("SelectOptions", {}), op.type)
+        return
     b.emit("SELECT_V2", [b.value(i) for i in op.inputs], [b.output(op.outputs[0])], ("SelectV2Options", {}), op.type)
 
 

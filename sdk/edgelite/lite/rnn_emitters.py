@@ -139,3 +139,11 @@ def _reverse_v2(b: Any, op: Any) -> None:
     axis = np.array([int(a) + rank if int(a) < 0 else int(a) for a in np.ravel(axis)], np.int32)
     b.emit("REVERSE_V2", [b.value(op.inputs[0]), b.const(axis, op.name + "/axis")], [b.output(op.outputs[0])],
            ("ReverseV2Options", {}), op.type)
+
+
+@emitter("ReverseSequence")
+def _reverse_sequence(b: Any, op: Any) -> None:
+    """REVERSE_SEQUENCE (the bidirectional RNNs reverse variable-length sequences with it)."""
+    dims = {"seq_dim": int(op.get_attr("seq_dim")), "batch_dim": int(op.get_attr("batch_dim"))}
+    b.emit("REVERSE_SEQUENCE", [b.value(op.inputs[0]), b.value(op.inputs[1])], [b.output(op.outputs[0])],
+           ("ReverseSequenceOptions", dims), op.type)
