@@ -21,3 +21,4 @@ from edgelite.ops.segment_ops import (  # noqa: F401
     sparse_segment_mean as segment_mean, sparse_segment_sqrt_n as segment_sqrt_n, sparse_segment_sum as segment_sum,
 )
 from edgelite.ops.sparse_cross_ops import sparse_cross as cross, sparse_cross_hashed as cross_hashed  # noqa: F401
+from edgelite.ops.sparse_bincount_ops import sparse_bincount as bincount  # noqa: F401
