@@ -30,6 +30,8 @@ def batch_data(case: str, feeds: dict, step: int) -> dict:
             v = rng.integers(0, CLASSES, size=shape)
         elif kind == "label5":
             v = rng.integers(0, LOGITS, size=shape)
+        elif kind == "label_pad":
+            v = np.where(rng.random(size=shape) < 0.3, -1, rng.integers(0, LOGITS, size=shape))
         elif kind == "label8":
             v = rng.integers(0, 8, size=shape)
         elif kind == "weight":
@@ -53,11 +55,19 @@ _VALW = dict(_VAL, weights=("float32", [N, 3], "weight"))
 _TOPK = {"labels": ("int64", [N], "label5"), "predictions": ("float32", [N, LOGITS], "normal")}
 _TOPK2 = {"labels": ("int64", [N, 2], "label5"), "predictions": ("float32", [N, LOGITS], "normal")}
 _TOPK2W = dict(_TOPK2, weights=("float32", [N], "weight"))
+_SPARSE = {"labels": ("int64", [N, 3], "label_pad"), "predictions": ("float32", [N, LOGITS], "normal")}
+_SPARSEW = dict(_SPARSE, weights=("float32", [N], "weight"))
 _IDX = {"labels": ("int64", [N, 2], "label5"), "predictions_idx": ("int32", [N, 3], "label5")}
 _THR = [0.15, 0.5, 0.85]
 _DYN = {"labels": ("bool", [None], "binary"), "predictions": ("float32", [None], "prob"),
         "weights": ("float32", [None, 1], "weight")}
 _WIDE = {"labels": ("int64", [N, 3], "label8"), "predictions": ("float32", [N, LOGITS], "normal")}
+
+
+def _sparse(tf, labels):
+    """The non-negative entries of a padded dense label matrix as a SparseTensor."""
+    where = tf.where(labels >= 0)
+    return tf.SparseTensor(where, tf.gather_nd(labels, where), tf.shape(labels, out_type=tf.int64))
 
 
 def _unit(tf, x):
@@ -143,6 +153,16 @@ METRIC_CASES = [
     ("average_precision_out_of_range_labels", _WIDE,
      lambda tf, p: tf.metrics.average_precision_at_k(p["labels"], p["predictions"], 4)),
     ("recall_at_k_out_of_range_labels", _WIDE, lambda tf, p: tf.metrics.recall_at_k(p["labels"], p["predictions"], 2)),
+    ("recall_at_k_sparse", _SPARSE, lambda tf, p: tf.metrics.recall_at_k(_sparse(tf, p["labels"]), p["predictions"],
+                                                                         2)),
+    ("precision_at_k_sparse", _SPARSEW, lambda tf, p: tf.metrics.precision_at_k(
+        _sparse(tf, p["labels"]), p["predictions"], 3, weights=p["weights"])),
+    ("precision_at_k_sparse_class", _SPARSE, lambda tf, p: tf.metrics.sparse_precision_at_k(
+        _sparse(tf, p["labels"]), p["predictions"], 2, class_id=1)),
+    ("average_precision_at_k_sparse", _SPARSE, lambda tf, p: tf.metrics.average_precision_at_k(
+        _sparse(tf, p["labels"]), p["predictions"], 3)),
+    ("recall_at_top_k_sparse", _SPARSE, lambda tf, p: tf.metrics.recall_at_top_k(
+        _sparse(tf, p["labels"]), tf.nn.top_k(p["predictions"], 2)[1])),
     ("named_collections", _BOOL,
      lambda tf, p: tf.metrics.recall(p["labels"], p["predictions"], metrics_collections=["m"],
                                      updates_collections=["u"], name="my_recall")),

@@ -3,13 +3,15 @@ mean average precision at k. Labels are dense int class ids [D1, ..., DN] or [D1
 row's ids are a set, as in TF's dense set operations."""
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from edgelite.framework import dtypes, ops
+from edgelite.framework import dtypes, ops, sparse_tensor
 from edgelite.nn.topk_ops import top_k
 from edgelite.ops import array_ops, control_flow_ops, math_ops, state_ops
+from edgelite.ops import sparse_to_dense as sparse_to_dense_ops
+from edgelite.ops.sparse_structure_ops import sparse_expand_dims
 
 from .metric_utils import add_collections, broadcast_weights, check_broadcastable, metric_variable, safe_div
 
@@ -21,41 +23,73 @@ def _at_k_name(name: str, k: Optional[int] = None, class_id: Optional[int] = Non
     return f"{name}_class{class_id}" if class_id is not None else name
 
 
-def _maybe_expand_labels(labels: Any, predictions: ops.Tensor) -> ops.Tensor:
-    """labels with a trailing num_labels dim of 1 added when they have one dim fewer than predictions."""
+class LabelSets(NamedTuple):
+    """Label ids [..., num_labels] and, for labels given as a SparseTensor, which entries are real (the others
+    are padding from densifying it, and belong to no set)."""
+
+    ids: ops.Tensor
+    valid: Optional[ops.Tensor]
+
+
+def _maybe_expand_labels(labels: Any, predictions: ops.Tensor) -> LabelSets:
+    """labels as LabelSets, with a trailing num_labels dim of 1 added when they have one dim fewer than
+    predictions."""
     with ops.name_scope(None, "expand_labels", (labels, predictions)) as scope:
+        pr = predictions.shape.ndims
+        if sparse_tensor.is_sparse(labels):
+            labels = sparse_tensor.as_sparse(labels)
+            if pr is not None and labels.shape.ndims is not None and pr == labels.shape.ndims + 1:
+                labels = sparse_expand_dims(labels, -1)
+            present = sparse_tensor.SparseTensor(labels.indices, array_ops.ones_like(labels.values, dtypes.bool),
+                                                 labels.dense_shape)
+            return LabelSets(sparse_to_dense_ops.sparse_tensor_to_dense(labels, default_value=-1),
+                             sparse_to_dense_ops.sparse_tensor_to_dense(present, default_value=False))
         labels = ops.convert_to_tensor(labels)
-        lr, pr = labels.shape.ndims, predictions.shape.ndims
+        lr = labels.shape.ndims
         if lr is not None and pr is not None and pr == lr + 1:
-            return array_ops.expand_dims(labels, -1, name=scope)
-        return labels
+            return LabelSets(array_ops.expand_dims(labels, -1, name=scope), None)
+        return LabelSets(labels, None)
 
 
-def _set_members(ids: ops.Tensor) -> ops.Tensor:
-    """bool [..., n]: True at the first occurrence of each id in its row (the row read as a set)."""
+def _and_valid(mask: ops.Tensor, valid: Optional[ops.Tensor]) -> ops.Tensor:
+    return mask if valid is None else math_ops.logical_and(mask, valid)
+
+
+def _set_members(ids: ops.Tensor, valid: Optional[ops.Tensor] = None) -> ops.Tensor:
+    """bool [..., n]: True at the first real occurrence of each id in its row (the row read as a set)."""
     n = ids.shape[-1]
     earlier = ops.convert_to_tensor(np.tril(np.ones((n, n), dtype=bool), -1))
     same = math_ops.equal(array_ops.expand_dims(ids, -1), array_ops.expand_dims(ids, -2))
-    return math_ops.logical_not(math_ops.reduce_any(math_ops.logical_and(same, earlier), -1))
+    if valid is not None:
+        same = math_ops.logical_and(same, array_ops.expand_dims(valid, -2))
+    first = math_ops.logical_not(math_ops.reduce_any(math_ops.logical_and(same, earlier), -1))
+    return _and_valid(first, valid)
 
 
-def _set_counts(labels: ops.Tensor, predictions_idx: ops.Tensor, class_id: Optional[int]) -> tuple:
-    """(|P ∩ L|, |P \\ L|, |L \\ P|) per row as int64, where P and L are the rows' sets of predicted and label ids
-    (restricted to class_id when given)."""
+def _in_labels(ids: ops.Tensor, labels: LabelSets) -> ops.Tensor:
+    """bool [..., k]: whether each id of a row is one of the row's labels."""
+    hits = math_ops.equal(array_ops.expand_dims(ids, -1), array_ops.expand_dims(labels.ids, -2))
+    if labels.valid is not None:
+        hits = math_ops.logical_and(hits, array_ops.expand_dims(labels.valid, -2))
+    return math_ops.reduce_any(hits, -1)
+
+
+def _set_counts(labels: LabelSets, predictions_idx: ops.Tensor, class_id: Optional[int]) -> tuple:
+    """(|P ∩ L|, |P \\ L|, |L \\ P|) per row as int64, where P and L are the rows' sets of predicted and label
+    ids (restricted to class_id when given)."""
     predictions_idx = math_ops.cast(predictions_idx, dtypes.int64)
-    labels = math_ops.cast(labels, dtypes.int64)
+    labels = LabelSets(math_ops.cast(labels.ids, dtypes.int64), labels.valid)
     if class_id is not None:
         in_p = math_ops.reduce_any(math_ops.equal(predictions_idx, class_id), -1)
-        in_l = math_ops.reduce_any(math_ops.equal(labels, class_id), -1)
+        in_l = math_ops.reduce_any(_and_valid(math_ops.equal(labels.ids, class_id), labels.valid), -1)
         both = math_ops.logical_and(in_p, in_l)
         only_p = math_ops.logical_and(in_p, math_ops.logical_not(in_l))
         only_l = math_ops.logical_and(in_l, math_ops.logical_not(in_p))
         return tuple(math_ops.cast(c, dtypes.int64) for c in (both, only_p, only_l))
-    in_l = math_ops.reduce_any(math_ops.equal(array_ops.expand_dims(predictions_idx, -1),
-                                              array_ops.expand_dims(labels, -2)), -1)
     p_members = _set_members(predictions_idx)
     size_p = math_ops.reduce_sum(math_ops.cast(p_members, dtypes.int64), -1)
-    size_l = math_ops.reduce_sum(math_ops.cast(_set_members(labels), dtypes.int64), -1)
+    size_l = math_ops.reduce_sum(math_ops.cast(_set_members(labels.ids, labels.valid), dtypes.int64), -1)
+    in_l = _in_labels(predictions_idx, labels)
     both = math_ops.reduce_sum(math_ops.cast(math_ops.logical_and(p_members, in_l), dtypes.int64), -1)
     return both, size_p - both, size_l - both
 
@@ -143,18 +177,18 @@ def sparse_precision_at_k(labels: Any, predictions: Any, k: int, class_id: Optio
     return precision_at_k(labels, predictions, k, class_id, weights, metrics_collections, updates_collections, name)
 
 
-def _clean_out_of_range(labels: Any, num_classes: Any) -> ops.Tensor:
-    """labels with ids >= num_classes (never retrievable) replaced by -1, which counts as no label."""
-    labels = ops.convert_to_tensor(labels)
-    num_classes = math_ops.cast(num_classes, labels.dtype)
-    return control_flow_ops.cond(
-        math_ops.greater_equal(math_ops.reduce_max(labels), num_classes),
-        lambda: array_ops.where_v2(math_ops.greater_equal(labels, num_classes), -1 * array_ops.ones_like(labels),
-                                   labels),
-        lambda: labels)
+def _clean_out_of_range(labels: LabelSets, num_classes: Any) -> LabelSets:
+    """labels with ids >= num_classes (never retrievable) replaced by -1."""
+    ids = labels.ids
+    num_classes = math_ops.cast(num_classes, ids.dtype)
+    ids = control_flow_ops.cond(
+        math_ops.greater_equal(math_ops.reduce_max(ids), num_classes),
+        lambda: array_ops.where_v2(math_ops.greater_equal(ids, num_classes), -1 * array_ops.ones_like(ids), ids),
+        lambda: ids)
+    return LabelSets(ids, labels.valid)
 
 
-def _average_precision_per_row(labels: ops.Tensor, predictions_idx: ops.Tensor) -> ops.Tensor:
+def _average_precision_per_row(labels: LabelSets, predictions_idx: ops.Tensor) -> ops.Tensor:
     """float64 [D1..DN]: sum over ranks i of precision@i at relevant ranks, over min(#valid labels, k)."""
     with ops.name_scope(None, "average_precision", (predictions_idx, labels)) as scope:
         predictions_idx = math_ops.cast(predictions_idx, dtypes.int64, name="predictions_idx")
@@ -164,16 +198,17 @@ def _average_precision_per_row(labels: ops.Tensor, predictions_idx: ops.Tensor) 
         if k is None:
             raise ValueError("The last dimension of predictions_idx must be set.")
         k = int(k)
-        labels = math_ops.cast(_maybe_expand_labels(labels, predictions_idx), dtypes.int64)
-        relevant = math_ops.cast(math_ops.reduce_any(math_ops.equal(array_ops.expand_dims(predictions_idx, -1),
-                                                                    array_ops.expand_dims(labels, -2)), -1),
-                                 dtypes.float64, name="relevant_per_k")
+        labels = LabelSets(math_ops.cast(labels.ids, dtypes.int64), labels.valid)
+        relevant = math_ops.cast(_in_labels(predictions_idx, labels), dtypes.float64, name="relevant_per_k")
         tp_per_k = math_ops.cumsum(relevant, axis=-1, name="tp_per_k")
         retrieved_per_k = math_ops.cumsum(array_ops.ones_like(relevant), axis=-1, name="retrieved_per_k")
         precision_per_k = math_ops.div(tp_per_k, retrieved_per_k, name="precision_per_k")
         precision_sum = math_ops.reduce_sum(math_ops.multiply(precision_per_k, relevant), axis=(-1,),
                                             name="precision_sum")
-        valid = math_ops.reduce_sum(math_ops.cast(math_ops.greater_equal(labels, 0), dtypes.int64), -1)
+        # dense labels count their non-negative ids; sparse ones the distinct stored ids (TF's set_size)
+        counted = math_ops.greater_equal(labels.ids, 0) if labels.valid is None else \
+            _set_members(labels.ids, labels.valid)
+        valid = math_ops.reduce_sum(math_ops.cast(counted, dtypes.int64), -1)
         num_relevant = math_ops.cast(math_ops.minimum(valid, k, name="num_relevant"), dtypes.float64)
         return math_ops.div(precision_sum, num_relevant, name=scope)
 
@@ -187,7 +222,8 @@ def average_precision_at_k(labels: Any, predictions: Any, k: int, weights: Any =
     with ops.name_scope(name, _at_k_name("average_precision", k), (predictions, labels, weights)) as scope:
         predictions = ops.convert_to_tensor(predictions)
         predictions_idx = _top_k_indices(predictions, k)
-        labels = _clean_out_of_range(labels, array_ops.shape(predictions)[-1])
+        labels = _clean_out_of_range(_maybe_expand_labels(labels, predictions_idx),
+                                     array_ops.shape(predictions)[-1])
         ap = _average_precision_per_row(labels, predictions_idx)
         if weights is not None:
             weights = broadcast_weights(math_ops.cast(weights, dtypes.float64), ap)
