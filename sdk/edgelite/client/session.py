@@ -135,6 +135,10 @@ class BaseSession:
 
     def __del__(self) -> None:
         self._closed = True
+        # A session dropped without close() still stops its pipelines' threads and wakes its queue waiters.
+        state = getattr(self, "_state", None)
+        if state is not None:
+            state.close()
 
     # ---- feeds ---------------------------------------------------------------------------------
     def _prepare_feeds(self, feed_dict: Optional[dict]) -> tuple:
