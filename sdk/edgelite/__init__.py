@@ -116,7 +116,7 @@ from edgelite.ops.segment_ops import (  # noqa: F401
     unsorted_segment_sqrt_n,
 )
 from edgelite.ops.unique_ops import setdiff1d, unique, unique_with_counts  # noqa: F401
-from edgelite.ops.sort_ops import argsort, sort  # noqa: F401
+from edgelite.ops.sort_ops import approx_top_k, argsort, sort  # noqa: F401
 from edgelite.ops.einsum_ops import einsum  # noqa: F401
 from edgelite.ops.manip_ops import meshgrid, roll, searchsorted, unravel_index  # noqa: F401
 from edgelite.ops.space_ops import (  # noqa: F401
@@ -143,6 +143,7 @@ from edgelite.ops.script_ops import numpy_function, py_func, py_function  # noqa
 from edgelite.ops.template import make_template  # noqa: F401
 from edgelite.ops.custom_gradient import custom_gradient  # noqa: F401
 from edgelite.ops.random_extra_ops import random_gamma, random_poisson  # noqa: F401
+from edgelite.ops.complex_ops import angle, complex, conj, imag, real  # noqa: F401,A004
 from edgelite.ops.linalg_extra_ops import (  # noqa: F401
     cholesky, cholesky_solve, diag, diag_part, eye, matrix_band_part, matrix_determinant, matrix_inverse,
     matrix_set_diag, matrix_solve, matrix_solve_ls, matrix_triangular_solve, self_adjoint_eig, self_adjoint_eigvals,

@@ -14,6 +14,8 @@ from edgelite.nn import (  # noqa: F401,E402
     approx_max_k, approx_min_k, in_top_k, l2_normalize, log_softmax, top_k, zero_fraction,
 )
 from edgelite.ops.array_ops import invert_permutation  # noqa: F401,E402
+from edgelite.ops.complex_ops import angle, conj, imag, real  # noqa: F401,E402
+from edgelite.nn.approx_topk_ops import approx_max_k, approx_min_k  # noqa: F401,E402
 
 # ---- core ops (tf1ops) ----
 from edgelite.nn.topk_ops import in_top_k, top_k  # noqa: F401,E402

@@ -400,6 +400,18 @@ VALUE_CASES += [
 ]
 
 
+VALUE_CASES += [
+    # ---- complex numbers and approximate top k
+    ("complex_parts", lambda tf, a, b: [tf.real(tf.complex(a, b)), tf.math.imag(tf.complex(a, b) * tf.complex(b, a)),
+                                       tf.angle(tf.complex(a, b)), tf.real(tf.conj(tf.complex(a, b)) * tf.complex(a, a)),
+                                       tf.math.real(a), tf.imag(a), tf.math.angle(a), tf.conj(a)],
+     [F(2, 3), F(3)], FLOATS),
+    # TF's CPU kernel only has the largest-k along the last dimension
+    ("approx_max_k", lambda tf, x: list(tf.math.approx_max_k(x, 2)) + list(tf.approx_top_k(x, 3)), [F(3, 4)],
+     ("float32",)),
+]
+
+
 def print_cases(tf) -> dict:
     """name -> builder of fetches that print; each is run three times and the printed text compared."""
     c = tf.constant
@@ -563,5 +575,8 @@ def error_cases(tf) -> dict:
         "assert_proper_iterable": lambda: tf.assert_proper_iterable(np.zeros(2)),
         "assert_rank_ok": lambda: [tf.assert_rank(c([[1]]), 2), tf.assert_equal(c(1), c(1)),
                                    tf.assert_positive(tf.placeholder_with_default([1.0], None))],
+        "complex_mixed": lambda: tf.complex(c([1.0]), c([1.0], tf.float64)),
+        "complex_int": lambda: tf.complex(c([1]), c([2])),
+        "conj_string": lambda: tf.conj(c(["a"])),
         "ensure_shape_rank": lambda: tf.ensure_shape(c([[1, 2]]), [None]),
     }

@@ -117,6 +117,9 @@ MULTI_CASES = [
     ("eigh", lambda x: [tf.self_adjoint_eig(x + tf.linalg.adjoint(x))[0],
                         tf.abs(tf.self_adjoint_eig(x + tf.linalg.adjoint(x))[1]), tf.self_adjoint_eigvals(x)],
      lambda r: [_u(r, -1, 1, 3, 3)]),
+    ("complex_parts", lambda a, b: [tf.real(tf.complex(a, b) * tf.complex(b, a)), tf.angle(tf.complex(a, b)),
+                                    tf.imag(tf.conj(tf.complex(a, b)) * tf.complex(a, a))],
+     lambda r: [_u(r, 0.5, 2, 2, 3), _u(r, -1, 1, 3)]),
     ("print_check_numerics", lambda x: tf.check_numerics(tf.Print(x, [x]), "m") * tf.ensure_shape(x, [2, 2]),
      lambda r: [_u(r, -1, 1, 2, 2)]),
 ]

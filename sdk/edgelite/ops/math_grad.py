@@ -74,6 +74,11 @@ def _sub_grad(op: Any, grad: Any) -> tuple:
 @ops.RegisterGradient("Mul")
 def _mul_grad(op: Any, grad: Any) -> tuple:
     x, y = op.inputs
+    if x.dtype.is_complex:
+        # TF's convention for complex inputs: the gradient is grad times the conjugate of the other factor
+        from edgelite.ops.complex_ops import conj
+        x, y = conj(x), conj(y)
+        return _reduce_pair(op.inputs[0], op.inputs[1], grad * y, x * grad)
     return _reduce_pair(x, y, grad * y, x * grad)
 
 

@@ -66,3 +66,13 @@ def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: b
     del stable  # top_k already keeps equal values in index order
     with ops.name_scope(name, "argsort"):
         return _sort_or_argsort(values, axis, direction, return_argsort=True)
+
+
+def approx_top_k(input: Any, k: int, reduction_dimension: int = -1, recall_target: float = 0.95,  # noqa: A002
+                 is_max_k: bool = True, reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: Optional[str] = None) -> list:
+    """The raw ApproxTopK op (tf.approx_top_k): values and indices of the k largest (or smallest) entries."""
+    attrs = {"k": int(k), "reduction_dimension": int(reduction_dimension), "recall_target": float(recall_target),
+             "is_max_k": bool(is_max_k), "reduction_input_size_override": int(reduction_input_size_override),
+             "aggregate_to_topk": bool(aggregate_to_topk)}
+    return ops.apply_op("ApproxTopK", [input], attrs, name=name)
