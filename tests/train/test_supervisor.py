@@ -87,7 +87,13 @@ def test_supervisor_services_and_restart_from_logdir(tmp_path):
         with sv.managed_session() as sess:
             for _ in range(5):
                 sess.run(train_op)
-            time.sleep(0.3)  # let the summary and checkpoint threads run a few times
+            # Let the summary and checkpoint threads run after the last step; on a loaded machine
+            # that can take far longer than their 0.05 s period, so wait for the step-5 checkpoint.
+            deadline = time.monotonic() + 30.0
+            while not (train.latest_checkpoint(str(tmp_path)) or "").endswith("model.ckpt-5"):
+                assert time.monotonic() < deadline, "the checkpoint thread never saved step 5"
+                time.sleep(0.05)
+            time.sleep(0.2)
         assert sv.should_stop()
     timeline = event_timeline(tmp_path)
     kinds = {(kind, tuple(tags)) for _, kind, tags in timeline}
