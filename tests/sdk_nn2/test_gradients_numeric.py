@@ -99,3 +99,13 @@ def test_approx_min_k_is_exact_and_differentiable():
     np.testing.assert_array_equal(v, np.sort(x, axis=0)[:2])
     np.testing.assert_array_equal(i, np.argsort(x, axis=0)[:2])
     np.testing.assert_array_equal(dx, (x <= np.sort(x, axis=0)[1]).astype(np.float32))
+
+
+def test_top_k_index_type_and_positional_name():
+    with tf.Graph().as_default():
+        x = tf.constant([[1.0, 3.0, 2.0]])
+        wide = tf.nn.top_k(x, 2, True, tf.int64)
+        named = tf.nn.top_k(x, 1, True, tf.int32, "best")
+        assert wide.indices.dtype == tf.int64 and named.values.op.name == "best"
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(wide.indices), [[1, 2]])

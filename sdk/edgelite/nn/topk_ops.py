@@ -74,10 +74,18 @@ def _top_k_grad(op: Any, grad: Any, _indices_grad: Any) -> list:
 TopKResult = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-def top_k(input: Any, k: Any = 1, sorted: bool = True, name: Optional[str] = None) -> tuple:  # noqa: A002
-    """The k largest entries of the last dimension and their indices (equal values: lower index first)."""
+def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = dtypes.int32,  # noqa: A002
+          name: Optional[str] = None) -> tuple:
+    """The k largest entries of the last dimension and their indices (equal values: lower index first), the
+    indices as index_type (int32 or int64)."""
+    index_type = dtypes.as_dtype(index_type)
+    if index_type not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"Value passed to parameter 'index_type' has DataType {index_type.name} not in list of "
+                        "allowed values: int16, int32, int64")
     values, indices = ops.apply_op("TopKV2", [input, ops.convert_to_tensor(k, dtypes.int32, name="k")],
                                    attrs={"sorted": sorted}, name=name)
+    if index_type != dtypes.int32:
+        indices = math_ops.cast(indices, index_type)
     return TopKResult(values, indices)
 
 
