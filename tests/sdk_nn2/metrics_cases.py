@@ -168,6 +168,21 @@ METRIC_CASES = [
                                      updates_collections=["u"], name="my_recall")),
 ]
 
+def build_many(tf):
+    """Several metrics in one graph, repeated and inside variable and name scopes: (local variable names,
+    value/update tensor names), which TF uniquifies per scope."""
+    labels = tf.placeholder(tf.int64, [4])
+    preds = tf.placeholder(tf.int64, [4])
+    scores = tf.placeholder(tf.float32, [4])
+    pairs = [tf.metrics.accuracy(labels, preds), tf.metrics.accuracy(labels, preds)]
+    with tf.variable_scope("eval"):
+        pairs += [tf.metrics.recall_at_k(labels, tf.one_hot(preds, 5), 2), tf.metrics.auc(labels, scores),
+                  tf.metrics.average_precision_at_k(labels, tf.one_hot(preds, 5), 2)]
+    with tf.name_scope("ns"):
+        pairs += [tf.metrics.precision(labels, preds), tf.metrics.mean_iou(labels, preds, 5)]
+    return [v.name for v in tf.local_variables()], [t.name for pair in pairs for t in pair]
+
+
 # (name, build(tf) raising at graph construction, or returning an update op that fails when run)
 ERROR_CASES = [
     ("auc_predictions_above_one", lambda tf: tf.metrics.auc(tf.constant([1, 0, 1]), tf.constant([0.2, 1.5, 0.3]))[1]),

@@ -56,3 +56,10 @@ def test_metric_errors_match_tensorflow(name, build):
         return
     # TF appends the tensors' reprs after "Received"; the rest of the text is compared exactly
     assert text.split(" Received")[0] == rec["message"].split(" Received")[0]
+
+
+def test_names_of_several_metrics_in_scopes_match_tensorflow():
+    with tf.Graph().as_default():
+        local_variables, tensors = mc.build_many(tf)
+    assert local_variables == RECORD["many"]["local_variables"]
+    assert tensors == RECORD["many"]["tensors"]
