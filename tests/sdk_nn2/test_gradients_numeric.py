@@ -109,3 +109,15 @@ def test_top_k_index_type_and_positional_name():
         assert wide.indices.dtype == tf.int64 and named.values.op.name == "best"
         with tf.Session() as sess:
             np.testing.assert_array_equal(sess.run(wide.indices), [[1, 2]])
+
+
+def test_sampled_losses_gradients_with_fixed_samples():
+    rng = np.random.default_rng(8)
+    labels = np.array([[1, 3], [0, 0], [5, 2]], np.int64)
+    sampled = (np.array([2, 4, 1], np.int64), np.array([[0.5, 0.4], [0.2, 0.2], [0.3, 0.6]]),
+               np.array([0.3, 0.7, 0.5]))
+    for loss in (tf.nn.nce_loss, tf.nn.sampled_softmax_loss):
+        check_gradients(lambda w, b, x, loss=loss: loss(w, b, labels, x, 3, 6, num_true=2,
+                                                        sampled_values=[tf.constant(v) for v in sampled],
+                                                        remove_accidental_hits=True),
+                        [rng.normal(size=(6, 4)), rng.normal(size=6), rng.normal(size=(3, 4))], rng)
