@@ -115,6 +115,14 @@ def _concat_mismatch(tf):
     return [tf.sparse.concat(1, [a, b])], {a: ([[0, 0]], [1.0], [2, 3]), b: ([[0, 0]], [1.0], [3, 3])}
 
 
+def _concat_not_sparse(tf):
+    return [tf.sparse.concat(0, [_st(tf), tf.constant([[1.0]])])], {}
+
+
+def _concat_not_list(tf):
+    return [tf.sparse.concat(0, _st(tf))], {}
+
+
 def _fill_empty_rows(tf):
     st = tf.SparseTensor([[1, 2], [1, 0], [3, 1]], tf.constant([1.0, 2.0, 3.0], tf.float64), [5, 4])
     out, empty = tf.sparse.fill_empty_rows(st, -1.0)
@@ -180,7 +188,8 @@ CASES = [
     ("split", _split), ("split_rows", _split_rows), ("split_positional", _split_positional),
     ("split_too_many", _split_too_many),
     ("concat", _concat), ("concat_expand", _concat_expand), ("concat_mismatch", _concat_mismatch),
-    ("concat_both_expand_args", _concat_both_expand_args),
+    ("concat_both_expand_args", _concat_both_expand_args), ("concat_not_sparse", _concat_not_sparse),
+    ("concat_not_list", _concat_not_list),
     ("fill_empty_rows", _fill_empty_rows), ("fill_empty_rows_unsorted_rows", _fill_empty_rows_unsorted_rows),
     ("fill_empty_rows_bad_row", _fill_empty_rows_bad_row),
     ("transpose", _transpose), ("expand_dims", _expand_dims), ("eye", _eye), ("from_dense", _from_dense),

@@ -180,10 +180,8 @@ def sparse_concat(axis: Any, sp_inputs: list, name: Optional[str] = None, expand
     if expand_nonconcat_dims is not None:
         # TF's deprecated-argument lookup sees the False default of the old name as given too.
         raise ValueError("Cannot specify both 'expand_nonconcat_dim' and 'expand_nonconcat_dims'.")
-    if not isinstance(sp_inputs, list):
-        raise TypeError("Inputs must be a list")
-    if not all(isinstance(sp, (SparseTensor,)) or hasattr(sp, "indices") for sp in sp_inputs):
-        raise TypeError("All inputs must be SparseTensors")
+    if not isinstance(sp_inputs, (list, tuple)):
+        raise TypeError("Inputs must be a list or tuple.")
     sp_inputs = [as_sparse(sp) for sp in sp_inputs]
     if len(sp_inputs) == 1:
         return sp_inputs[0]
