@@ -94,3 +94,21 @@ def test_write_graph_of_an_edgelite_frozen_graph_reads_back(session_graph, tmp_p
     text = Path(tf.io.write_graph(frozen, str(tmp_path), "f.pbtxt")).read_text()
     binary = Path(tf.io.write_graph(frozen, str(tmp_path), "f.pb", as_text=False)).read_bytes()
     assert parse(text, GraphDef).SerializeToString() == binary
+
+
+def test_write_graph_of_an_edgelite_graph_equals_tensorflows_for_the_same_program(tmp_path):
+    """The same small program built in both: every NodeDef byte-identical; only the producer version differs
+    (edgelite writes its own GraphDef version)."""
+    g = tf.Graph()
+    with g.as_default():
+        model_cases.small_graph(tf)
+    producer = g.graph_def_versions.producer
+    theirs = GraphDef.FromString((FIXTURES / "small_graph.pb").read_bytes())
+    tf_producer = theirs.versions.producer
+    assert tf_producer != producer
+    theirs.versions.producer = producer
+    binary = Path(tf.io.write_graph(g, str(tmp_path), "g.pb", as_text=False)).read_bytes()
+    assert binary == theirs.SerializeToString()
+    text = Path(tf.io.write_graph(g, str(tmp_path), "g.pbtxt")).read_text()
+    tf_text = (FIXTURES / "small_graph.pbtxt").read_text()
+    assert text == tf_text.replace(f"producer: {tf_producer}", f"producer: {producer}")

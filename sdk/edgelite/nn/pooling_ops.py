@@ -72,7 +72,8 @@ def _avg_pool_grad_kernel(ctx: Any, sizes: np.ndarray, dy: np.ndarray) -> np.nda
                      dy)
 
 
-register_op("MaxPool", inputs=["input: T"], outputs=["output: T"], attrs=_POOL_ATTRS, kernel=_max_pool_kernel,
+register_op("MaxPool", inputs=["input: T"], outputs=["output: T"], attrs=dict(_POOL_ATTRS, explicit_paddings=[]),
+            kernel=_max_pool_kernel,
             shape_fn=_pool_shape)
 register_op("MaxPoolGrad", inputs=["orig_input: T", "orig_output: T", "grad: T"], outputs=["output: T"],
             attrs=_POOL_ATTRS, kernel=_max_pool_grad_kernel, shape_fn=lambda op: [op.inputs[0].shape])

@@ -473,7 +473,7 @@ def _matmul_kernel(ctx: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 register_op("MatMul", inputs=["a: T", "b: T"], outputs=["product: T"], kernel=_matmul_kernel,
-            shape_fn=_matmul_shape, attrs={"transpose_a": False, "transpose_b": False},
+            shape_fn=_matmul_shape, attrs={"transpose_a": False, "transpose_b": False, "grad_a": False, "grad_b": False},
             allowed_dtypes={"T": NUMBER_TYPES})
 
 
