@@ -228,6 +228,16 @@ OP_CASES += [
         lambda inp, n, pad: tf.nn.conv2d(inp, w, [1, 1, 1, 1], pad)), [_f(1, 7, 6, 2), _f(2, 2, 2, 3)]),
 ]
 
+_NOISE = np.array([[0.1, 0.7, 0.3, 0.95], [0.5, 0.2, 0.6, 0.05], [0.45, 0.8, 0.25, 0.55]])
+
+OP_CASES += [
+    ("general_dropout", lambda tf, x: tf.nn.experimental.general_dropout(
+        x, 0.4, lambda shape, dtype: tf.constant(_NOISE, dtype)), [_f(3, 4)]),
+    ("general_dropout_noise_shape", lambda tf, x: tf.nn.experimental.general_dropout(
+        x, tf.constant(0.5, x.dtype), lambda shape, dtype: tf.constant(_NOISE[:, :1], dtype), noise_shape=[3, 1]),
+     [_f(3, 4)]),
+]
+
 # float32 only: TensorFlow's LRN and 3-D pooling kernels take half/bfloat16/float32
 F32_CASES = [
     ("max_pool3d", lambda tf, x: tf.nn.max_pool3d(x, [1, 2, 2, 2, 1], [1, 2, 1, 2, 1], "SAME"), [_f(2, 5, 4, 5, 3)]),
@@ -287,6 +297,9 @@ ERROR_CASES = [
     ("pool_window_rank", False, lambda tf: tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2, 2, 2], "MAX", "VALID")),
     ("pool_strides_over_window", False, lambda tf: tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2], "AVG", "VALID",
                                                                strides=[3, 1])),
+    ("general_dropout_rate_dtype", False, lambda tf: tf.nn.experimental.general_dropout(
+        tf.ones([2], tf.float64), tf.constant(0.5), lambda shape, dtype: tf.zeros(shape, dtype))),
+    ("stateless_dropout_rate", False, lambda tf: tf.nn.experimental.stateless_dropout(tf.ones([2]), 1.0, [1, 2])),
     ("sampler_int32_classes", False, lambda tf: tf.nn.uniform_candidate_sampler(
         tf.constant([[1, 2]], tf.int32), 2, 5, True, 6)),
 ]

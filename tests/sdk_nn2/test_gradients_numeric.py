@@ -121,3 +121,18 @@ def test_sampled_losses_gradients_with_fixed_samples():
                                                         sampled_values=[tf.constant(v) for v in sampled],
                                                         remove_accidental_hits=True),
                         [rng.normal(size=(6, 4)), rng.normal(size=6), rng.normal(size=(3, 4))], rng)
+
+
+def test_stateless_dropout_depends_only_on_the_seed():
+    x = np.ones((50, 40), np.float32)
+    with tf.Graph().as_default():
+        a = tf.nn.experimental.stateless_dropout(x, 0.3, seed=[4, 7])
+        b = tf.nn.experimental.stateless_dropout(x, 0.3, seed=[4, 7])
+        c = tf.nn.experimental.stateless_dropout(x, 0.3, seed=[4, 8])
+        with tf.Session() as sess:
+            ra, rb, rc, ra2 = sess.run([a, b, c, a])
+    np.testing.assert_array_equal(ra, rb)
+    np.testing.assert_array_equal(ra, ra2)
+    assert not np.array_equal(ra, rc)
+    assert set(np.unique(ra).tolist()) <= {0.0, np.float32(1 / 0.7)}
+    assert abs(float(np.mean(ra == 0)) - 0.3) < 0.05

@@ -31,6 +31,7 @@ from .normalization_ops import (  # noqa: F401
     batch_norm_with_global_normalization, batch_normalization, bias_add, fused_batch_norm, l2_loss, l2_normalize, moments, xw_plus_b,
 )
 from .dilated_window_ops import pool, with_space_to_batch  # noqa: F401
+from . import experimental  # noqa: F401
 from .dropout import dropout  # noqa: F401
 from .embedding_ops import embedding_lookup  # noqa: F401
 from .pool3d_ops import avg_pool3d, max_pool3d  # noqa: F401
