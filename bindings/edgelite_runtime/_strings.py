@@ -15,6 +15,21 @@ from edgelite_runtime._lib import ffi, lib
 from edgelite_runtime._tensors import TensorSlot, checked_array, write
 
 _NOT_BYTES = "PyBytes_AsStringAndSize() failed."
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: classes defined in Python carry their bare name as tp_name
+
+
+def c_type_name(value: Any) -> str:
+    """The type's name as CPython's tp_name spells it ('list', 'numpy.bytes_'), which tflite's messages quote."""
+    t = type(value)
+    if t.__module__ == "builtins" or t.__flags__ & _HEAP_TYPE:
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
+
+
+def require_ndarray(value: Any) -> None:
+    """tflite packs strings only from a numpy array; lists, bytes and numpy scalars are refused with its text."""
+    if not isinstance(value, np.ndarray):
+        raise ValueError(f"Passed in value type is not a numpy array, got type {c_type_name(value)}.")
 
 
 def _as_bytes(v: Any) -> bytes:
@@ -30,7 +45,14 @@ def _as_bytes(v: Any) -> bytes:
 
 
 def _items(arr: np.ndarray) -> List[bytes]:
-    """Each element as bytes, row-major (numpy already drops an 'S' element's trailing NULs, as tflite)."""
+    """Each element as bytes, row-major.
+
+    An element of an n-d 'S' array loses its trailing NULs (numpy's item access, which tflite uses
+    too), but a 0-d 'S' array is taken whole, every byte of its itemsize, as tflite does; str
+    elements are UTF-8 in either case.
+    """
+    if arr.ndim == 0 and arr.dtype.kind == "S":
+        return [arr.tobytes()]
     flat = arr.reshape(-1)
     if arr.dtype.kind == "U":
         return np.char.encode(flat, "utf-8").tolist()
@@ -58,6 +80,7 @@ def pack_strings(arr: np.ndarray) -> bytes:
 def set_strings(table: Any, slot: TensorSlot, value: Any) -> None:
     """set_tensor on a STRING tensor: tflite's type and shape checks, then the packed buffer to C."""
     arr = checked_array(slot, value)
+    require_ndarray(value)
     if slot.constant:
         raise ValueError(f"Cannot set tensor: tensor {slot.index} ({slot.name}) is a constant of the model.")
     if table.pending.get((slot.subgraph, slot.index)) is not None:

@@ -20,7 +20,7 @@ from edgelite_runtime._custom_ops import resolve_registerer
 from edgelite_runtime._details import int32_array
 from edgelite_runtime._native import ERROR_CAPACITY, NativeInterpreter, as_pointer, decode
 from edgelite_runtime._table import TensorTable
-from edgelite_runtime._strings import write_value
+from edgelite_runtime._strings import c_type_name, write_value
 from edgelite_runtime._tensors import TensorSlot
 from edgelite_runtime._views import ViewRegistry
 from edgelite_runtime.delegate import Delegate, DelegateLoadError, load_delegate
@@ -547,22 +547,23 @@ class Interpreter:
         """SignatureRunner.__call__ under the interpreter lock: resize, plan if needed, run, read."""
         with self._lock:
             table = self._table
-            arrays = {}
             for name, value in values.items():
                 if name not in inputs:
                     raise ValueError(f"Invalid Input name ({name}) for SignatureDef")
-                arrays[name] = value if isinstance(value, np.ndarray) else np.asarray(value)
+                # tflite sizes each input from value.shape, so only numpy arrays and scalars go through.
+                if not isinstance(value, (np.ndarray, np.generic)):
+                    raise ValueError(f"Passed in value type is not a numpy array, got type {c_type_name(value)}.")
             replan = not table.planned.get(subgraph, False)
-            for name, arr in arrays.items():
-                if replan or table.slot(subgraph, inputs[name]).shape != arr.shape:
+            for name, value in values.items():
+                if replan or table.slot(subgraph, inputs[name]).shape != value.shape:
                     self._views.ensure_none()
-                    self._resize(subgraph, inputs[name], arr.shape, False)
+                    self._resize(subgraph, inputs[name], value.shape, False)
                     replan = True
             if replan:
                 self._views.ensure_none()
                 self._allocate(subgraph)
-            for name, arr in arrays.items():
-                write_value(table, table.slot(subgraph, inputs[name]), arr)
+            for name, value in values.items():
+                write_value(table, table.slot(subgraph, inputs[name]), value)
             self._invoke(subgraph)
             return {name: table.slot(subgraph, index).read() for name, index in outputs.items()}
 

@@ -247,3 +247,97 @@ def test_string_input_matches_tflite_runtime(tmp_path):
         y = it.get_tensor(it.get_output_details()[0]["index"])
         assert (str(y.dtype), list(y.shape)) == (r["dtype"], r["shape"])
         assert [b.hex() for b in y.ravel()] == r["hex"]
+
+
+PADDED = b"abcd" + bytes(16)
+
+
+def _round_trip(cls, model: bytes, value) -> list:
+    """set_tensor, get_tensor of the input, invoke, get_tensor of the output, then a signature run."""
+    it = cls(model_content=model)
+    it.allocate_tensors()
+    idx, out = it.get_input_details()[0]["index"], it.get_output_details()[0]["index"]
+    it.set_tensor(idx, value)
+    got = it.get_tensor(idx)
+    it.invoke()
+    y = it.get_tensor(out)
+    run = cls(model_content=model).get_signature_runner()(x=value)["y"]
+    return [(a.dtype, a.shape, a.tolist()) for a in (got, y, run)]
+
+
+@pytest.mark.parametrize("shape, out_shape, value", [
+    ([], [1], np.array(PADDED)),
+    ([], [1], np.array(b"a\x00b\x00\x00")),
+    ([2], [2], np.array([PADDED, b"x\x00"], dtype=object)),
+    ([2, 2], [4], np.array([[PADDED, b"\x00"], [b"\x00a\x00", b""]], dtype=object)),
+    ([2], [2], np.array([PADDED, b"x\x00"])),
+], ids=["0d_bytes_trailing_nuls", "0d_bytes_inner_nuls", "1d_object", "2d_object", "1d_fixed_width"])
+def test_nul_bytes_survive_like_litert(litert, shape, out_shape, value):
+    """Every byte LiteRT keeps is kept: a 0-d 'S' array whole, object elements whole; an n-d 'S'
+    array's elements lose trailing NULs in both (numpy's item access)."""
+    model = reshape_model(shape, out_shape, signature=True)
+    ours, ref = _round_trip(ours_cls(), model, value), _round_trip(litert.Interpreter, model, value)
+    assert ours == ref
+    if value.ndim == 0:
+        assert ours[0][2] == value.tobytes() and ours[1][2] == [value.tobytes()]
+
+
+@pytest.mark.parametrize("value", [[PADDED, b"x"], PADDED, np.bytes_(PADDED)], ids=["list", "bytes", "np_bytes"])
+def test_string_set_tensor_refuses_non_arrays_like_litert(litert, value):
+    shape = [2] if isinstance(value, list) else []
+    model = reshape_model(shape, [2] if shape else [1], signature=True)
+    messages = []
+    for cls in (ours_cls(), litert.Interpreter):
+        it = cls(model_content=model)
+        it.allocate_tensors()
+        with pytest.raises(ValueError) as err:
+            it.set_tensor(it.get_input_details()[0]["index"], value)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith("Passed in value type is not a numpy array, got type ")
+    # LiteRT's runner reads value.shape first (AttributeError for a list or bytes); ours refuses
+    # every non-array with the same ValueError, which LiteRT raises for a numpy scalar.
+    with pytest.raises(ValueError) as err:
+        ours_cls()(model_content=model).get_signature_runner()(x=value)
+    assert str(err.value) == messages[0]
+
+
+def test_signature_runner_refuses_non_arrays_and_takes_numpy_scalars(litert):
+    mb = ModelBuilder()
+    g = mb.subgraph("main")
+    x, y = g.tensor([], np.float32, name="x"), g.tensor([], np.float32, name="y")
+    g.op("RELU", [x], [y])
+    g.set_io([x], [y])
+    mb.signature("serving_default", {"x": x}, {"y": y})
+    model = mb.build()
+    ours, ref = (cls(model_content=model).get_signature_runner() for cls in (ours_cls(), litert.Interpreter))
+    for value in (np.float32(-2.5), np.array(3.5, np.float32)):
+        assert ours(x=value)["y"] == ref(x=value)["y"]
+    for value, name in ((1.0, "float"), ([1.0], "list")):
+        with pytest.raises(ValueError, match=f"^Passed in value type is not a numpy array, got type {name}.$"):
+            ours(x=value)
+        with pytest.raises(AttributeError):
+            ref(x=value)
+
+
+def test_zero_d_str_and_object_values_are_their_utf8_and_bytes():
+    """LiteRT copies a 0-d array's raw memory (UCS-4 code units for 'U', a PyObject pointer for
+    object); edgelite stores what the element holds, as it does for every n-d element."""
+    model = reshape_model([], [1], signature=True)
+    for value, want in ((np.array("\u00e9t\u00e9"), "\u00e9t\u00e9".encode()),
+                        (np.array(PADDED, dtype=object), PADDED)):
+        it = ours_cls()(model_content=model)
+        it.allocate_tensors()
+        it.set_tensor(0, value)
+        assert it.get_tensor(0).tolist() == want
+        assert it.get_signature_runner()(x=value)["y"].tolist() == [want]
+
+
+def test_tensor_view_of_a_string_is_refused():
+    """tensor() cannot alias TFLite's packed string layout (LiteRT crashes on it); get_tensor() reads it."""
+    it = ours_cls()(model_content=reshape_model([2], [2]))
+    it.allocate_tensors()
+    it.set_tensor(0, np.array([PADDED, b"x"], dtype=object))
+    with pytest.raises(ValueError, match="get_tensor"):
+        it.tensor(0)()
+    assert it.get_tensor(0).tolist() == [PADDED, b"x"]
