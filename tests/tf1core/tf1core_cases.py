@@ -34,6 +34,8 @@ PROTO_CASES = {
     "tensor_proto_fill": lambda tf: tf.make_tensor_proto(7, shape=[2, 3]),
     "tensor_proto_f64": lambda tf: tf.make_tensor_proto(0.5, dtype=tf.float64),
     "tensor_proto_strings": lambda tf: tf.make_tensor_proto(["a", "bc"]),
+    "tensor_proto_short": lambda tf: tf.make_tensor_proto([1, 2], shape=[3]),
+    "tensor_proto_short_f32": lambda tf: tf.make_tensor_proto([1.0, 2.0], shape=[2, 2]),
 }
 
 SCHEDULE_STEPS = list(range(0, 201))

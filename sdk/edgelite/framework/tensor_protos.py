@@ -35,19 +35,20 @@ def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None, verify_
         dims = [int(d) for d in tensor_shape.as_shape(shape).as_list()]
         if verify_shape and list(arr.shape) != dims:
             raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, but got {arr.shape}.")
-        if arr.size == int(np.prod(dims)):
-            arr = arr.reshape(dims)
-        elif arr.size == 1 and arr.dtype != object:
-            # One value filling a larger shape is stored once, as TensorFlow's compact form does.
-            proto = tensor_proto(arr.reshape(()))
+        count = int(np.prod(dims))
+        if allow_broadcast and arr.size not in (1, count):
+            # TF2's constant semantics: only a single value may be spread over the shape.
+            raise TypeError(f"Expected Tensor's shape: {tuple(dims)}, but got {arr.shape}.")
+        if arr.size > count:
+            raise ValueError(f"Too many elements provided. Takes at most {count}, but got {arr.size}.")
+        if arr.size < count and arr.dtype != object:
+            # Fewer values than the shape holds are stored as a value list; readers repeat the last one.
+            proto = tensor_proto(arr.reshape(-1)[:1].reshape(()))
             proto.tensor_shape = shape_proto(dims)
+            field = _VALUE_FIELDS[dtypes.as_dtype(arr.dtype)]
+            setattr(proto, field, arr.reshape(-1).tolist())
             return proto
-        elif arr.size == 1 or allow_broadcast:
-            arr = np.broadcast_to(arr, dims).copy()
-        else:
-            raise ValueError(f"Too many elements provided. Needed at most {int(np.prod(dims))}, but received "
-                             f"{arr.size}" if arr.size > np.prod(dims) else
-                             f"Expected Tensor's shape: {tuple(dims)}, but got {arr.shape}.")
+        arr = arr.reshape(dims)
     if arr.dtype == object:
         proto = TensorProto(dtype=dtypes.string.as_datatype_enum, tensor_shape=shape_proto(arr.shape))
         proto.string_val.extend(s if isinstance(s, bytes) else str(s).encode() for s in arr.ravel())
