@@ -196,6 +196,9 @@ from edgelite import data  # noqa: F401,E402
 # ---- namespaces and compatibility switches -------------------------------------------------------
 from edgelite import bitwise, initializers, linalg, math, random  # noqa: F401,E402
 from edgelite import nest  # noqa: F401,E402
+
+# --- tf.feature_column ---
+from edgelite import feature_column  # noqa: F401,E402
 from edgelite import io  # noqa: F401,E402
 from edgelite import io as python_io  # noqa: F401,E402
 from edgelite.io import gfile  # noqa: F401,E402

@@ -107,8 +107,9 @@ def to_numpy(value: Any, dtype: Any = None) -> np.ndarray:
         dtype = dtypes.as_dtype(dtype).base_dtype
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
         arr = np.asarray(value)
-        if arr.dtype.kind in ("U", "S"):
-            arr = np.vectorize(lambda s: s.encode() if isinstance(s, str) else s, otypes=[object])(arr)
+        if arr.dtype.kind in ("U", "S", "O"):
+            # object arrays of str hold text as TF does: utf-8 bytes, so they compare equal to string constants
+            arr = _as_bytes_array(arr)
         if dtype is not None:
             if dtype == dtypes.string:
                 return arr.astype(object)

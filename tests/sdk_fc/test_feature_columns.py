@@ -1,0 +1,39 @@
+"""Feature columns through input_layer / linear_model / make_parse_example_spec against TensorFlow 2.21's
+recorded results (tests/sdk_fc/fixtures/generate_fc_fixtures.py): outputs, static shapes, variable names/shapes."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import edgelite as tf
+from tests.sdk_fc import fc_cases
+
+RECORDS = json.loads((Path(__file__).parent / "fixtures" / "fc_cases.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def vocab_path(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("vocab") / "vocab.txt"
+    path.write_text("\n".join(fc_cases.VOCAB_FILE_LINES) + "\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("case", fc_cases.CASES, ids=[c[0] for c in fc_cases.CASES])
+def test_column_layers_match_tensorflow(case, vocab_path) -> None:
+    expected = RECORDS[case[0]]
+    got = fc_cases.run_case(tf, case, vocab_path)
+    if "error" in expected:
+        assert (got.get("error"), got.get("message")) == (expected["error"], expected["message"])
+        return
+    assert "error" not in got, got
+    assert got["variables"] == expected["variables"]
+    assert got["static_shape"][1:] == expected["static_shape"][1:]
+    np.testing.assert_allclose(np.array(got["output"]), np.array(expected["output"]), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", fc_cases.SPEC_CASES, ids=[c[0] for c in fc_cases.SPEC_CASES])
+def test_parse_example_spec_matches_tensorflow(case) -> None:
+    assert fc_cases.run_spec_case(tf, case) == RECORDS[case[0]]
