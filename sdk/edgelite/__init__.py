@@ -253,7 +253,8 @@ from edgelite.framework.tensor_protos import (  # noqa: F401,E402
     is_numeric_tensor, is_symbolic_tensor, make_ndarray, make_tensor_proto,
 )
 from edgelite.framework.compat_switches import (  # noqa: F401,E402
-    disable_tensor_equality, disable_v2_tensorshape, resource_variables_enabled,
+    control_flow_v2_enabled, disable_tensor_equality, disable_v2_tensorshape, enable_control_flow_v2,
+    resource_variables_enabled,
 )
 from edgelite.ops.regularizers import no_regularizer  # noqa: F401,E402
 from edgelite.ops.switch_case import switch_case  # noqa: F401,E402

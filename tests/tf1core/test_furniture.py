@@ -166,6 +166,10 @@ def test_timestamp_and_small_framework_helpers():
         w = tf.get_variable("w", [2], regularizer=tf.no_regularizer)
         assert w is not None and tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES) == []
     assert tf.resource_variables_enabled() is False
+    with tf.Graph().as_default():
+        tf.cond(tf.constant(True), lambda: tf.constant(1), lambda: tf.constant(2))
+        types = {op.type for op in tf.get_default_graph().get_operations()}
+    assert tf.control_flow_v2_enabled() is ("StatelessIf" in types or "If" in types)
 
 
 def test_stub_out_for_testing_restores_attributes():

@@ -29,3 +29,12 @@ def disable_v2_tensorshape() -> None:
 def resource_variables_enabled() -> bool:
     """False: variables are TF1 reference variables."""
     return False
+
+
+def enable_control_flow_v2() -> None:
+    """cond and while_loop already build functional StatelessIf/StatelessWhile ops: nothing to switch."""
+
+
+def control_flow_v2_enabled() -> bool:
+    """True: cond and while_loop build TF2's functional control-flow ops (StatelessIf, StatelessWhile)."""
+    return True
