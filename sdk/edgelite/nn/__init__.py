@@ -11,7 +11,9 @@ from .candidate_sampling_ops import (  # noqa: F401
     learned_unigram_candidate_sampler, log_uniform_candidate_sampler, uniform_candidate_sampler,
 )
 from .composite_ops import atrous_conv2d, conv1d, crelu, relu_layer, silu, swish  # noqa: F401
-from .conv3d_ops import conv3d, conv3d_backprop_filter, conv3d_backprop_filter_v2, conv3d_transpose  # noqa: F401
+from .conv3d_ops import (  # noqa: F401
+    conv3d, conv3d_backprop_filter, conv3d_backprop_filter_v2, conv3d_transpose,
+)
 from .conv_dispatch import (  # noqa: F401
     atrous_conv2d_transpose, avg_pool_v2, conv1d_transpose, conv_transpose, convolution,
     depthwise_conv2d_native_backprop_filter, depthwise_conv2d_native_backprop_input, max_pool_v2,
@@ -28,7 +30,8 @@ from .lrn_ops import local_response_normalization, lrn  # noqa: F401
 from .moments_ops import normalize_moments, sufficient_statistics, weighted_moments  # noqa: F401
 from .morphology_ops import dilation2d, erosion2d  # noqa: F401
 from .normalization_ops import (  # noqa: F401
-    batch_norm_with_global_normalization, batch_normalization, bias_add, fused_batch_norm, l2_loss, l2_normalize, moments, xw_plus_b,
+    batch_norm_with_global_normalization, batch_normalization, bias_add, fused_batch_norm, l2_loss, l2_normalize,
+    moments, xw_plus_b,
 )
 from .dilated_window_ops import pool, with_space_to_batch  # noqa: F401
 from . import experimental  # noqa: F401

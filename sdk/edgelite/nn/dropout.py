@@ -24,6 +24,19 @@ def _noise_shape(x: ops.Tensor, noise_shape: Any) -> Any:
     return noise_shape
 
 
+def checked_input(x: Any, rate: Any) -> tuple:
+    """(whether rate is a Python number, x as a tensor), with TF's errors for a rate outside [0, 1) and for a
+    non-floating x."""
+    is_number = isinstance(rate, numbers.Real)
+    if is_number and not 0 <= rate < 1:
+        raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+    x = ops.convert_to_tensor(x, name="x")
+    if not x.dtype.is_floating:
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
+                         f"x={x} with dtype {x.dtype}")
+    return is_number, x
+
+
 def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: Optional[int] = None,
             name: Optional[str] = None, rate: Any = None) -> ops.Tensor:
     """Randomly drops elements (rate = 1 - keep_prob); the expected value of every element is unchanged."""
@@ -36,13 +49,7 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: Option
     if rate is None:
         raise ValueError("dropout needs `rate` (or the deprecated `keep_prob`)")
     with ops.name_scope(name, "dropout", [x]) as name:
-        is_number = isinstance(rate, numbers.Real)
-        if is_number and not 0 <= rate < 1:
-            raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
-        x = ops.convert_to_tensor(x, name="x")
-        if not x.dtype.is_floating:
-            raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
-                             f"x={x} with dtype {x.dtype}")
+        is_number, x = checked_input(x, rate)
         if is_number:
             scaled = math_ops.multiply(x, ops.convert_to_tensor(1 / (1 - rate), dtype=x.dtype))
             rate_t = ops.convert_to_tensor(rate, dtype=x.dtype, name="rate")

@@ -2,27 +2,20 @@
 seed-determined one (stateless_dropout)."""
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable, Optional
 
 from edgelite.framework import ops
 from edgelite.ops import array_ops, math_ops
 from edgelite.ops.random_extra_ops import stateless_random_uniform
 
-from .dropout import _noise_shape
+from .dropout import _noise_shape, checked_input
 
 
 def _dropout(x: Any, rate: Any, noise_shape: Any, uniform_sampler: Callable, name: Optional[str],
              default_name: str) -> ops.Tensor:
     """x / (1 - rate) where uniform_sampler(shape, dtype) >= rate, else 0."""
     with ops.name_scope(name, default_name, [x]):
-        is_number = isinstance(rate, numbers.Real)
-        if is_number and not 0 <= rate < 1:
-            raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
-        x = ops.convert_to_tensor(x, name="x")
-        if not x.dtype.is_floating:
-            raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
-                             f"x={x} with dtype {x.dtype}")
+        is_number, x = checked_input(x, rate)
         if is_number and rate == 0:
             return x
         if is_number:
