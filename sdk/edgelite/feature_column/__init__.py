@@ -5,6 +5,6 @@ from edgelite.feature_column.categorical_columns import (  # noqa: F401
     categorical_column_with_vocabulary_list, crossed_column, weighted_categorical_column,
 )
 from edgelite.feature_column.dense_columns import (  # noqa: F401
-    bucketized_column, embedding_column, indicator_column, numeric_column,
+    bucketized_column, embedding_column, indicator_column, numeric_column, shared_embedding_columns,
 )
 from edgelite.feature_column.layers import input_layer, linear_model, make_parse_example_spec  # noqa: F401

@@ -169,6 +169,59 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", [
                                             name=f"{self.name}_weights", max_norm=self.max_norm)
 
 
+class SharedEmbeddingColumn(DenseColumn, collections.namedtuple("SharedEmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer", "shared_embedding_collection_name",
+        "ckpt_to_load_from", "tensor_name_in_ckpt", "max_norm", "trainable"])):
+    """An embedding whose table is shared by several columns: made once, then found in the graph collection
+    named shared_embedding_collection_name."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.categorical_column.name}_shared_embedding"
+
+    @property
+    def scope_name(self) -> str:
+        return self.shared_embedding_collection_name
+
+    @property
+    def parse_example_spec(self) -> dict:
+        return self.categorical_column.parse_example_spec
+
+    @property
+    def variable_shape(self) -> tuple:
+        return (self.dimension,)
+
+    def transform_feature(self, cache: FeatureCache) -> IdWeightPair:
+        return self.categorical_column.get_sparse_tensors(cache)
+
+    def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
+        pair = cache.get(self)
+        shape = [self.categorical_column.num_buckets, self.dimension]
+        shared = ops.get_collection(self.shared_embedding_collection_name)
+        if len(shared) > 1:
+            raise ValueError(f"Collection {self.shared_embedding_collection_name} can only contain one variable. "
+                             f"Suggested fix A: Choose a unique name for this collection. Suggested fix B: Do not "
+                             f"add any variables to this collection. The feature_column library already adds a "
+                             f"variable under the hood.")
+        if shared:
+            weights = shared[0]
+            if weights.get_shape().as_list() != shape:
+                raise ValueError(f"Shared embedding collection {self.shared_embedding_collection_name} contains "
+                                 f"variable {weights} of unexpected shape {weights.get_shape()}. Expected shape is "
+                                 f"{tuple(shape)}. Suggested fix A: Choose a unique name for this collection. "
+                                 f"Suggested fix B: Do not add any variables to this collection. The feature_column "
+                                 f"library already adds a variable under the hood.")
+        else:
+            weights = state.get_variable(self, "embedding_weights", shape, self.initializer, self.trainable)
+            ops.add_to_collection(self.shared_embedding_collection_name, weights)
+            if self.ckpt_to_load_from is not None:
+                from edgelite.train.checkpoint_utils import init_from_checkpoint
+
+                init_from_checkpoint(self.ckpt_to_load_from, {self.tensor_name_in_ckpt: weights})
+        return safe_embedding_lookup_sparse(weights, pair.id_tensor, pair.weight_tensor, combiner=self.combiner,
+                                            name=f"{self.name}_weights", max_norm=self.max_norm)
+
+
 def _default_value(key: str, shape: tuple, default_value: Any, dtype: Any) -> Any:
     if default_value is None:
         return None
@@ -230,12 +283,55 @@ def embedding_column(categorical_column: Any, dimension: int, combiner: str = "m
     """A learned dimension-wide embedding of a categorical column (truncated normal, stddev 1/sqrt(dimension))."""
     if dimension is None or dimension < 1:
         raise ValueError(f"Invalid dimension {dimension}.")
+    initializer = _embedding_initializer(initializer, ckpt_to_load_from, tensor_name_in_ckpt, dimension,
+                                         f"Embedding of column_name: {categorical_column.name}")
+    return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, ckpt_to_load_from,
+                           tensor_name_in_ckpt, max_norm, trainable)
+
+
+def _embedding_initializer(initializer: Any, ckpt_to_load_from: Any, tensor_name_in_ckpt: Any, dimension: int,
+                           what: str) -> Any:
+    """The checked initializer: a callable, or truncated normal with stddev 1/sqrt(dimension)."""
     if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
         raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or none of them.")
     if initializer is not None and not callable(initializer):
-        raise ValueError(f"initializer must be callable if specified. Embedding of column_name: "
-                         f"{categorical_column.name}")
+        raise ValueError(f"initializer must be callable if specified. {what}")
     if initializer is None:
         initializer = init_ops.TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
-    return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer, ckpt_to_load_from,
-                           tensor_name_in_ckpt, max_norm, trainable)
+    return initializer
+
+
+def _base_type(column: Any) -> type:
+    return type(getattr(column, "categorical_column", column))
+
+
+def shared_embedding_columns(categorical_columns: Sequence[Any], dimension: int, combiner: str = "mean",
+                             initializer: Any = None, shared_embedding_collection_name: Optional[str] = None,
+                             ckpt_to_load_from: Optional[str] = None, tensor_name_in_ckpt: Optional[str] = None,
+                             max_norm: Optional[float] = None, trainable: bool = True,
+                             use_safe_embedding_lookup: bool = True) -> list:
+    """One embedding column per categorical column, all looking up the same [num_buckets, dimension] table."""
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    initializer = _embedding_initializer(initializer, ckpt_to_load_from, tensor_name_in_ckpt, dimension,
+                                         "Embedding of column_name: shared_embedding_columns")
+    columns = list(categorical_columns)
+    for column in columns:
+        if not isinstance(column, CategoricalColumn):
+            raise ValueError(f"All categorical_columns must be subclasses of _CategoricalColumn. Given: {column}, "
+                             f"of type: {type(column)}")
+    first = columns[0]
+    for column in columns[1:]:
+        if _base_type(column) is not _base_type(first):
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same type, or "
+                             f"be weighted_categorical_column or sequence column of the same type. Given column: "
+                             f"{first} of type: {type(first)} does not match given column: {column} of type: "
+                             f"{type(column)}")
+        if column.num_buckets != first.num_buckets:
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number "
+                             f"of buckets. ven column: {first} with buckets: {first.num_buckets} does  not match "
+                             f"column: {column} with buckets: {column.num_buckets}")
+    if not shared_embedding_collection_name:
+        shared_embedding_collection_name = "_".join(sorted(c.name for c in columns)) + "_shared_embedding"
+    return [SharedEmbeddingColumn(c, int(dimension), combiner, initializer, shared_embedding_collection_name,
+                                  ckpt_to_load_from, tensor_name_in_ckpt, max_norm, trainable) for c in columns]

@@ -54,7 +54,7 @@ def input_layer(features: Dict[str, Any], feature_columns: Any, weight_collectio
     outputs = []
     with variable_scope.variable_scope(None, default_name="input_layer", values=list(features.values())):
         for column in columns:
-            with variable_scope.variable_scope(None, default_name=column.name):
+            with variable_scope.variable_scope(None, default_name=getattr(column, "scope_name", column.name)):
                 output = _flat(column.get_dense_tensor(cache, state), _width(column))
                 outputs.append(output)
                 if cols_to_output_tensors is not None:
@@ -62,10 +62,11 @@ def input_layer(features: Dict[str, Any], feature_columns: Any, weight_collectio
         return array_ops.concat(outputs, 1)
 
 
-def _with_global(collections: Optional[list]) -> Optional[list]:
-    if collections is None:
-        return None
-    return list(collections) + [c for c in (ops.GraphKeys.GLOBAL_VARIABLES,) if c not in collections]
+def _with_global(collections: Optional[list]) -> list:
+    """TF1 layers put column variables in the given collections plus the global and model variables."""
+    collections = list(collections or [])
+    return collections + [c for c in (ops.GraphKeys.GLOBAL_VARIABLES, ops.GraphKeys.MODEL_VARIABLES)
+                          if c not in collections]
 
 
 def _categorical_sum(column: Any, cache: FeatureCache, weights: Any, combiner: str) -> ops.Tensor:
@@ -96,7 +97,7 @@ def linear_model(features: Dict[str, Any], feature_columns: Any, units: int = 1,
     sums: List[ops.Tensor] = []
     with variable_scope.variable_scope(None, default_name="linear_model", values=list(features.values())):
         for column in columns:
-            with variable_scope.variable_scope(None, default_name=column.name):
+            with variable_scope.variable_scope(None, default_name=getattr(column, "scope_name", column.name)):
                 if isinstance(column, CategoricalColumn):
                     weights = state.get_variable(column, "weights", [column.num_buckets, units], zeros)
                     sums.append(_categorical_sum(column, cache, weights, sparse_combiner))
