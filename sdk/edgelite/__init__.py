@@ -118,7 +118,9 @@ from edgelite.ops.segment_ops import (  # noqa: F401
 from edgelite.ops.unique_ops import setdiff1d, unique, unique_with_counts  # noqa: F401
 from edgelite.ops.sort_ops import approx_top_k, argsort, sort  # noqa: F401
 from edgelite.ops.einsum_ops import einsum  # noqa: F401
-from edgelite.ops.manip_ops import meshgrid, roll, searchsorted, unravel_index  # noqa: F401
+from edgelite.ops.manip_ops import (  # noqa: F401
+    meshgrid, repeat, roll, searchsorted, unravel_index,
+)
 from edgelite.ops.space_ops import (  # noqa: F401
     batch_to_space, batch_to_space_nd, depth_to_space, space_to_batch, space_to_batch_nd, space_to_depth,
 )
@@ -194,7 +196,7 @@ from edgelite import queue  # noqa: F401,E402
 from edgelite import data  # noqa: F401,E402
 
 # ---- namespaces and compatibility switches -------------------------------------------------------
-from edgelite import bitwise, initializers, linalg, math, random  # noqa: F401,E402
+from edgelite import bitwise, initializers, linalg, manip, math, random  # noqa: F401,E402
 from edgelite import nest  # noqa: F401,E402
 
 # --- tf.feature_column ---

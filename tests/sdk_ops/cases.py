@@ -412,6 +412,14 @@ VALUE_CASES += [
 ]
 
 
+VALUE_CASES += [
+    ("repeat", lambda tf, x: [tf.repeat(x, 2), tf.repeat(x, 3, axis=1), tf.repeat(x, [2, 0], axis=0),
+                              tf.repeat(x, tf.constant([1, 3, 2]), axis=-1), tf.repeat(x[0, 0], 3)],
+     [F(2, 3)], FLOATS + INTS),
+    ("manip_roll", lambda tf, x: tf.manip.roll(x, 1, 0), [F(2, 3)], FLOATS),
+]
+
+
 def print_cases(tf) -> dict:
     """name -> builder of fetches that print; each is run three times and the printed text compared."""
     c = tf.constant
@@ -578,5 +586,6 @@ def error_cases(tf) -> dict:
         "complex_mixed": lambda: tf.complex(c([1.0]), c([1.0], tf.float64)),
         "complex_int": lambda: tf.complex(c([1]), c([2])),
         "conj_string": lambda: tf.conj(c(["a"])),
+        "repeat_mismatch": lambda: tf.repeat(tf.zeros([2, 3]), [1, 2, 3], axis=0),
         "ensure_shape_rank": lambda: tf.ensure_shape(c([[1, 2]]), [None]),
     }

@@ -120,6 +120,7 @@ MULTI_CASES = [
     ("complex_parts", lambda a, b: [tf.real(tf.complex(a, b) * tf.complex(b, a)), tf.angle(tf.complex(a, b)),
                                     tf.imag(tf.conj(tf.complex(a, b)) * tf.complex(a, a))],
      lambda r: [_u(r, 0.5, 2, 2, 3), _u(r, -1, 1, 3)]),
+    ("repeat", lambda x: [tf.repeat(x, 2), tf.repeat(x, [2, 0, 1], axis=1)], lambda r: [_u(r, -1, 1, 2, 3)]),
     ("print_check_numerics", lambda x: tf.check_numerics(tf.Print(x, [x]), "m") * tf.ensure_shape(x, [2, 2]),
      lambda r: [_u(r, -1, 1, 2, 2)]),
 ]

@@ -1,4 +1,4 @@
-"""Index manipulation: roll, meshgrid, searchsorted, unravel_index."""
+"""Index manipulation: roll, meshgrid, searchsorted, unravel_index, repeat."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -8,8 +8,10 @@ import numpy as np
 from edgelite.framework import dtypes
 from edgelite.framework import errors
 from edgelite.framework import ops
+from edgelite.framework import tensor_util
 from edgelite.framework.op_def_registry import register_op
 from edgelite.ops import array_ops
+from edgelite.ops import math_ops
 from edgelite.ops.shape_checks import shape_error, with_rank, with_rank_at_least, with_rank_at_most
 
 _INDEX = [dtypes.int32, dtypes.int64]
@@ -158,3 +160,51 @@ ops.NoGradient("UnravelIndex")
 def unravel_index(indices: Any, dims: Any, name: Optional[str] = None) -> ops.Tensor:
     """Coordinates (one row per dimension) of flat indices into an array of shape dims."""
     return ops.apply_op("UnravelIndex", [indices, dims], name=name)
+
+
+# ---- repeat ------------------------------------------------------------------------------------------------------
+def repeat(input: Any, repeats: Any, axis: Optional[int] = None, name: Optional[str] = None) -> ops.Tensor:  # noqa: A002
+    """Each slice along axis repeated repeats times (one count for all, or one per slice); axis None flattens."""
+    with ops.name_scope(name, "Repeat", [input, repeats]):
+        data = ops.convert_to_tensor(input, name="data")
+        if axis is None:
+            data = array_ops.reshape(data, [-1])
+            axis = 0
+        if data.shape.ndims == 0:
+            data = array_ops.reshape(data, [1])
+        repeats = ops.convert_to_tensor(repeats, name="repeats", dtype_hint=dtypes.int32)
+        if repeats.shape.ndims not in (None, 0, 1):
+            raise ValueError(f"Shape must be at most rank 1 but is rank {repeats.shape.ndims}")
+        rank = data.shape.ndims
+        axis = axis + rank if axis < 0 else axis
+        dims = data.shape.as_list()
+        if repeats.shape.num_elements() == 1:
+            count = array_ops.reshape(repeats, [])
+            multiples = [1] * (rank + 1)
+            tiled = array_ops.tile(array_ops.expand_dims(data, axis + 1),
+                                   array_ops.stack(multiples[:axis + 1] + [count] + multiples[axis + 2:]))
+            shape = array_ops.shape(data)
+            out = array_ops.reshape(tiled, array_ops.concat([shape[:axis], [count * shape[axis]], shape[axis + 1:]],
+                                                            0))
+            static = tensor_util.constant_value(repeats)
+            if static is not None and dims[axis] is not None:
+                dims[axis] = dims[axis] * int(static)
+            else:
+                dims[axis] = None
+            out.set_shape(dims)
+            return out
+        if repeats.shape.ndims == 1 and dims[axis] is not None and repeats.shape.as_list()[0] not in (None,
+                                                                                                     dims[axis]):
+            raise ValueError(f"Dimensions {dims[axis]} and {repeats.shape.as_list()[0]} are not compatible")
+        n = array_ops.shape(data)[axis]
+        counts = array_ops.broadcast_to(repeats, array_ops.expand_dims(n, 0))
+        longest = math_ops.maximum(math_ops.reduce_max(counts), 0)
+        mask = array_ops.sequence_mask(counts, longest)
+        slots = array_ops.tile(array_ops.expand_dims(math_ops.range(n), 1), array_ops.stack([1, longest]))
+        out = array_ops.gather(data, array_ops.boolean_mask(slots, mask), axis=axis)
+        static = tensor_util.constant_value(repeats)
+        # as in TF, the repeated size is static only off axis 0 (there TF's result comes out of a boolean mask)
+        dims[axis] = int(np.sum(static)) if static is not None and axis != 0 else None
+        out.set_shape(dims)
+        return out
+
