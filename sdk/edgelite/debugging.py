@@ -7,6 +7,7 @@ from edgelite.ops.check_ops import (  # noqa: F401
     assert_scalar, assert_type,
 )
 from edgelite.ops.logging_ops import Assert  # noqa: F401
+from edgelite.ops.shape_assert_ops import assert_shapes  # noqa: F401
 from edgelite.ops.logging_ops import verify_tensor_all_finite as assert_all_finite  # noqa: F401
 from edgelite.ops.math_ops import is_finite, is_inf, is_nan  # noqa: F401
 from edgelite.ops.numerics import check_numerics  # noqa: F401
