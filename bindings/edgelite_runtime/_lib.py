@@ -52,7 +52,10 @@ LIBRARY_PATH = _library_path()
 
 ffi = cffi.FFI()
 ffi.cdef(_cdef_from_header(HEADER_PATH.read_text()))
-lib = ffi.dlopen(LIBRARY_PATH)
+# RTLD_GLOBAL puts libedgelite's TfLite C helpers (TfLiteIntArrayCreate, TfLiteKernelInitFailed,
+# ...) in the process's global scope, where a delegate plugin loaded later finds the ones it
+# leaves undefined for its host, as it would inside a TFLite binary.
+lib = ffi.dlopen(LIBRARY_PATH, ffi.RTLD_NOW | ffi.RTLD_GLOBAL)
 
 API_VERSION = 1
 if lib.el_api_version() != API_VERSION:

@@ -1,6 +1,7 @@
 """TFLite external delegates (e.g. libedgetpu) loaded from shared libraries through cffi."""
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 from typing import Any, Callable, Dict, List, Optional
@@ -47,7 +48,8 @@ class Delegate:
         # Set first so that release after a failed construction finds nothing to free.
         self._delegate_ptr: Optional[int] = None
         self._destroy: Optional[Callable[[Any], None]] = None
-        self._library = None
+        self._library: Optional[ctypes.PyDLL] = None
+        self._handle: Any = None
         self._library_name = library
         name = os.fspath(library)
         try:
@@ -76,7 +78,11 @@ class Delegate:
         ptr = create(keys, values, n, report)
         if ptr == _ffi.NULL:
             raise DelegateLoadError("".join(messages))
-        self._library = handle
+        # What tflite keeps as _library: a ctypes handle of the plugin, through which callers
+        # reach its other exported functions (a test delegate's counters, say); dlopen of the
+        # same path returns the handle already open, so both name one loaded copy.
+        self._library = ctypes.PyDLL(name)
+        self._handle = handle
         self._destroy = destroy
         self._delegate_ptr = int(_ffi.cast("uintptr_t", ptr))
         self._report = report  # a plugin may keep the callback beyond creation
@@ -91,6 +97,7 @@ class Delegate:
         if ptr is not None and destroy is not None:
             destroy(_ffi.cast("void *", ptr))
         self._library = None
+        self._handle = None
 
     def __del__(self) -> None:
         self._release()

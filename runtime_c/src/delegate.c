@@ -283,6 +283,11 @@ TfLiteStatus el_replace_with_delegate(TfLiteContext* ctx, TfLiteRegistration reg
     for (int i = pt.first[s]; i < pt.first[s + 1]; ++i) sg->nodes[sg->plan->data[pt.order[i]]]->delegated = 1;
     /* The kernel's init sees the original nodes still in place (libedgetpu reads them). */
     if (n->reg.init != NULL) n->node.user_data = n->reg.init(ctx, (const char*)&params[s], 0);
+    if (n->node.user_data == TfLiteKernelInitFailed()) {
+      /* Left uninitialized, so the rollback never hands the sentinel to the kernel's free. */
+      el_report(sg, "Failed to initialize kernel.");
+      goto done;
+    }
     n->initialized = 1;
     plan->data[size++] = index;
   }

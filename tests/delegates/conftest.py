@@ -19,9 +19,10 @@ class Plugins:
     """Paths of the compiled test delegates (see tests/delegates/c/*.c)."""
 
     claim: str          # (a) claims chosen builtin codes, runs them through the original kernels
-    claim_host: str     # (a) again, calling libedgelite's exported TfLiteIntArrayCreate/Free
+    claim_host: str     # (a) again, importing the TfLite helpers from the host (left undefined)
     fake_edgetpu: str   # (b) the libedgetpu stand-in
     failing: str        # (c) delegates that fail in each possible place
+    failing_host: str   # (c) again, importing the TfLite helpers and TfLiteKernelInitFailed from the host
     libedgelite: str    # the library the binding loaded
 
 
@@ -48,12 +49,15 @@ def plugins(c_compiler, tmp_path_factory, rt) -> Plugins:
     _lib = importlib.import_module("edgelite_runtime._lib")
     out = tmp_path_factory.mktemp("delegates")
     libedgelite = str(Path(_lib._library_path()).resolve())
-    host = ["-DPLUGIN_USE_HOST_HELPERS", libedgelite, f"-Wl,-rpath,{Path(libedgelite).parent}"]
+    # Not linked with libedgelite: the helpers stay undefined symbols, resolved when the plugin is
+    # loaded into a process where libedgelite is already global (as a TFLite binary provides them).
+    host = ["-DPLUGIN_USE_HOST_HELPERS"]
     return Plugins(
         claim=_compile(c_compiler, "claim_delegate.c", out / "libclaim_delegate.so"),
         claim_host=_compile(c_compiler, "claim_delegate.c", out / "libclaim_delegate_host.so", host),
         fake_edgetpu=_compile(c_compiler, "fake_edgetpu.c", out / "libedgetpu.so.1"),
         failing=_compile(c_compiler, "failing_delegate.c", out / "libfailing_delegate.so"),
+        failing_host=_compile(c_compiler, "failing_delegate.c", out / "libfailing_delegate_host.so", host),
         libedgelite=libedgelite,
     )
 

@@ -196,7 +196,7 @@ def test_buffer_handles_are_read_back_and_freed(rt, plugins, corpus_dir):
 
 
 def test_host_exported_helpers_serve_a_plugin(rt, plugins, corpus_dir):
-    """A plugin that imports TfLiteIntArrayCreate/Free from the host loads and runs."""
+    """A plugin that leaves TfLiteIntArrayCreate/Free undefined gets libedgelite's at load time and runs."""
     model = (corpus_dir / "mobilenet_v2_f32" / "model.tflite").read_bytes()
     x = np.load(corpus_dir / "mobilenet_v2_f32" / "input_0.npy")
     delegate = rt.load_delegate(plugins.claim_host, {"allowed_builtin_codes": f"{CONV_2D}"})

@@ -44,6 +44,9 @@ def _mlp_ops(rt, model):
     ("prepare_late", "construct",
      "failing delegate: Prepare failed after claiming the graph"
      "Restored original execution plan after delegate application failure."),
+    # The kernel's init returns TfLiteKernelInitFailed(): TFLite fails the delegation there.
+    ("kernel_init", "construct",
+     "Failed to initialize kernel.Restored original execution plan after delegate application failure."),
     # No dynamic-tensors flag: the graph is prepared right away and the failure undoes the delegation.
     ("kernel_prepare", "construct",
      "failing delegate: kernel prepare refusedNode number {n} (FailingDelegateKernel) failed to prepare."

@@ -291,6 +291,8 @@ TfLiteDelegate TfLiteDelegateCreate(void);
 void TfLiteQuantizationFree(TfLiteQuantization* quantization);
 void TfLiteSparsityFree(TfLiteSparsity* sparsity);
 TfLiteStatus TfLiteTypeSizeOf(TfLiteType type, size_t* size);
+/* The sentinel a delegate kernel's init returns to fail the delegation ((void*)-1, as in TFLite). */
+void* TfLiteKernelInitFailed(void);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  *
  *   "prepare"          Prepare reports an error and fails before touching the graph;
  *   "prepare_late"     Prepare claims every node, then fails (the host must restore its plan);
+ *   "kernel_init"      claims every node; the delegate kernel's init returns TfLiteKernelInitFailed();
  *   "kernel_prepare"   claims every node; the delegate kernel's prepare fails;
  *   "kernel_invoke"    claims every node; the delegate kernel's invoke fails;
  *   "null"             create returns NULL without a word (what libedgetpu does with no device);
@@ -13,7 +14,7 @@
 
 #include "plugin_util.h"
 
-typedef enum fail_mode { kPrepare, kPrepareLate, kKernelPrepare, kKernelInvoke } fail_mode;
+typedef enum fail_mode { kPrepare, kPrepareLate, kKernelInit, kKernelPrepare, kKernelInvoke } fail_mode;
 
 typedef struct failing_delegate {
   TfLiteDelegate base;
@@ -24,6 +25,8 @@ static void* kernel_init(TfLiteContext* ctx, const char* buffer, size_t length) 
   (void)ctx;
   (void)length;
   const TfLiteDelegateParams* params = (const TfLiteDelegateParams*)buffer;
+  const failing_delegate* d = params->delegate->data_;
+  if (d->mode == kKernelInit) return pu_init_failed();
   return params->delegate->data_;
 }
 
@@ -47,7 +50,7 @@ static TfLiteStatus claim_all(TfLiteContext* ctx, TfLiteDelegate* delegate) {
   if (ctx->GetExecutionPlan(ctx, &plan) != kTfLiteOk) return kTfLiteError;
   TfLiteIntArray* nodes = pu_int_array(plan->size);
   if (nodes == NULL) return kTfLiteError;
-  memcpy(nodes->data, plan->data, sizeof(int) * (size_t)plan->size);
+  memcpy(nodes->data, plan->data, pu_int_array_bytes(plan->size) - sizeof(TfLiteIntArray));
   TfLiteRegistration reg;
   memset(&reg, 0, sizeof reg);
   reg.init = kernel_init;
@@ -90,6 +93,8 @@ PLUGIN_EXPORT TfLiteDelegate* tflite_plugin_create_delegate(char** keys, char** 
       mode = kPrepare;
     } else if (strcmp(v, "prepare_late") == 0) {
       mode = kPrepareLate;
+    } else if (strcmp(v, "kernel_init") == 0) {
+      mode = kKernelInit;
     } else if (strcmp(v, "kernel_prepare") == 0) {
       mode = kKernelPrepare;
     } else if (strcmp(v, "kernel_invoke") == 0) {

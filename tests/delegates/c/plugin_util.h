@@ -3,11 +3,13 @@
  * Real plugins (libedgetpu, TFLite's dummy external delegate) carry their own copies of the
  * TfLite C helpers, because hosts such as LiteRT's Python package load them with RTLD_LOCAL and
  * export nothing. The test delegates do the same by default, so they also load into LiteRT.
- * Built with -DPLUGIN_USE_HOST_HELPERS they call the host's exported TfLiteIntArrayCreate/Free
- * instead, which is how the tests check that libedgelite exports them. */
+ * Built with -DPLUGIN_USE_HOST_HELPERS they leave TfLiteIntArrayCreate/Free/GetSizeInBytes and
+ * TfLiteKernelInitFailed undefined, for the host to supply at load time as TFLite binaries do,
+ * which is how the tests check that libedgelite provides them to plugins loaded after it. */
 #ifndef EDGELITE_TEST_PLUGIN_UTIL_H_
 #define EDGELITE_TEST_PLUGIN_UTIL_H_
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,14 +20,21 @@
 #ifdef PLUGIN_USE_HOST_HELPERS
 static inline TfLiteIntArray* pu_int_array(int n) { return TfLiteIntArrayCreate(n); }
 static inline void pu_int_array_free(TfLiteIntArray* a) { TfLiteIntArrayFree(a); }
+static inline size_t pu_int_array_bytes(int n) { return (size_t)TfLiteIntArrayGetSizeInBytes(n); }
+static inline void* pu_init_failed(void) { return TfLiteKernelInitFailed(); }
 #else
+static inline size_t pu_int_array_bytes(int n) {
+  return sizeof(TfLiteIntArray) + sizeof(int) * (size_t)(n > 0 ? n : 0);
+}
 /* malloc-backed like TFLite's own, so the host may free what we hand over (ResizeTensor). */
 static inline TfLiteIntArray* pu_int_array(int n) {
-  TfLiteIntArray* a = malloc(sizeof(TfLiteIntArray) + sizeof(int) * (size_t)(n > 0 ? n : 0));
+  TfLiteIntArray* a = malloc(pu_int_array_bytes(n));
   if (a != NULL) a->size = n;
   return a;
 }
 static inline void pu_int_array_free(TfLiteIntArray* a) { free(a); }
+/* TFLite's sentinel for a failed delegate kernel init. */
+static inline void* pu_init_failed(void) { return (void*)(intptr_t)-1; }
 #endif
 
 static inline int pu_contains(const TfLiteIntArray* a, int x) {
