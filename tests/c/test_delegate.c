@@ -1,7 +1,7 @@
 /* Delegates on the stand-in kernels: a delegate that claims every FULLY_CONNECTED and
  * CONV_2D node, with the sequencing libedgetpu relies on (kernel init sees the original nodes,
- * external context round trip, registration by value), and a failing delegate whose changes
- * are rolled back. */
+ * external context round trip, registration by value), and failing delegates (Prepare fails, or
+ * a kernel's init returns TfLiteKernelInitFailed()) whose changes are rolled back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@ typedef struct probe {
   int prepares_saw_context;
   int frees;
   int fail;
+  int fail_init;
   int previewed_partitions;
   int previewed_nodes;
   TfLiteContext* main_ctx; /* previews are recorded for the main subgraph only */
@@ -33,7 +34,7 @@ static void* dk_init(TfLiteContext* ctx, const char* buffer, size_t length) {
       (reg->builtin_code == 9 || reg->builtin_code == 3)) {
     pr->init_saw_original++;
   }
-  return pr;
+  return pr->fail_init ? TfLiteKernelInitFailed() : pr;
 }
 
 static void dk_free(TfLiteContext* ctx, void* data) {
@@ -117,6 +118,20 @@ static void run(const char* path) {
   el_subgraph_counts(it, 0, &nt, &after);
   CHECK_EQ_INT(after, before);
   CHECK_EQ_INT(pr->frees, pr->inits);
+
+  /* The first kernel whose init fails stops the delegation; free never sees the sentinel. */
+  memset(pr, 0, sizeof *pr);
+  pr->base = TfLiteDelegateCreate();
+  pr->base.Prepare = probe_prepare;
+  pr->base.flags = kTfLiteDelegateFlagsAllowDynamicTensors;
+  pr->fail_init = 1;
+  el_status init_st = el_interpreter_modify_graph_with_delegate(it, &pr->base);
+  CHECK_EQ_INT(init_st, pr->inits > 0 ? EL_RUNTIME_ERROR : EL_OK);
+  if (pr->inits > 0) CHECK_CONTAINS(el_interpreter_error(it), "Failed to initialize kernel.");
+  el_subgraph_counts(it, 0, &nt, &after);
+  CHECK_EQ_INT(after, before);
+  CHECK_EQ_INT(pr->frees, 0);
+  CHECK_EQ_INT(pr->inits, claimed > 0 ? 1 : pr->inits);
 
   memset(pr, 0, sizeof *pr);
   pr->base = TfLiteDelegateCreate();
