@@ -146,3 +146,20 @@ def test_error_paths_return_tflite_status_codes(capi_run, corpus_dir):
     assert int(got["reports"]) >= 3
     assert "Could not open" in proc.stderr
     assert got["type_name"] == "INT8"
+
+
+def test_docs_example_builds_and_prints_the_python_output(c_compiler, corpus_dir, tmp_path):
+    exe = tmp_path / "c_api_example"
+    source = Path(__file__).resolve().parents[2] / "docs" / "c_api_example.c"
+    subprocess.run([c_compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", *_config("--cflags"), str(source),
+                    *_config("--libs"), "-o", str(exe)], check=True, capture_output=True, text=True)
+    model = corpus_dir / "mlp_f32" / "model.tflite"
+    proc = subprocess.run([str(exe), str(model)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    it = Interpreter(model_path=str(model), num_threads=1)
+    (d,) = it.get_input_details()
+    it.allocate_tensors()
+    it.set_tensor(d["index"], np.zeros(d["shape"], d["dtype"]))
+    it.invoke()
+    want = it.get_tensor(it.get_output_details()[0]["index"]).ravel()
+    assert np.array(proc.stdout.split(), np.float32).tobytes() == want.tobytes()
