@@ -122,7 +122,8 @@ from edgelite.ops.manip_ops import (  # noqa: F401
     meshgrid, repeat, roll, searchsorted, unravel_index,
 )
 from edgelite.ops.space_ops import (  # noqa: F401
-    batch_to_space, batch_to_space_nd, depth_to_space, space_to_batch, space_to_batch_nd, space_to_depth,
+    batch_to_space, batch_to_space_nd, depth_to_space, required_space_to_batch_paddings, space_to_batch,
+    space_to_batch_nd, space_to_depth,
 )
 from edgelite.ops.tensor_scatter_ops import (  # noqa: F401
     tensor_scatter_add, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min, tensor_scatter_nd_sub,

@@ -420,6 +420,14 @@ VALUE_CASES += [
 ]
 
 
+VALUE_CASES += [
+    ("required_space_to_batch_paddings", lambda tf, s: list(tf.required_space_to_batch_paddings(s, [2, 3]))
+     + list(tf.required_space_to_batch_paddings([5, 7], [4, 2], base_paddings=[[1, 0], [2, 1]]))
+     + list(tf.required_space_to_batch_paddings(s, tf.constant([3, 3]), tf.stack([s, s], 1) * 0 + 1)),
+     [V([5, 4])], ("int32",)),
+]
+
+
 def print_cases(tf) -> dict:
     """name -> builder of fetches that print; each is run three times and the printed text compared."""
     c = tf.constant

@@ -258,3 +258,35 @@ def space_to_depth(input: Any, block_size: int, name: Optional[str] = None,  # n
     """Rearrange block_size x block_size spatial blocks into depth."""
     _check_attrs("SpaceToDepth", block_size, data_format)
     return ops.apply_op("SpaceToDepth", [input], {"block_size": block_size, "data_format": data_format}, name=name)
+
+
+def required_space_to_batch_paddings(input_shape: Any, block_shape: Any, base_paddings: Any = None,
+                                     name: Optional[str] = None) -> tuple:
+    """(paddings, crops) making input_shape + base_paddings divisible by block_shape, for space_to_batch_nd and
+    the batch_to_space_nd that undoes it."""
+    from edgelite.ops import array_ops
+    with ops.name_scope(name, "required_space_to_batch_paddings", [input_shape, block_shape]):
+        input_shape = ops.convert_to_tensor(input_shape, dtype=dtypes.int32, name="input_shape")
+        block_shape = ops.convert_to_tensor(block_shape, dtype=dtypes.int32, name="block_shape")
+        if not block_shape.shape.is_fully_defined() or block_shape.shape.ndims != 1:
+            raise ValueError(f"block_shape must be a 1-D tensor of known length, got shape {block_shape.shape}")
+        m = block_shape.shape.as_list()[0]
+        if m == 0:
+            return array_ops.zeros([0, 2], dtypes.int32), array_ops.zeros([0, 2], dtypes.int32)
+        input_shape.shape.assert_is_compatible_with([m])
+        if base_paddings is not None:
+            base_paddings = ops.convert_to_tensor(base_paddings, dtype=dtypes.int32, name="base_paddings")
+            base_paddings.shape.assert_is_compatible_with([m, 2])
+        else:
+            base_paddings = array_ops.zeros([m, 2], dtypes.int32)
+        known = [tensor_util.constant_value(t) for t in (block_shape, input_shape, base_paddings)]
+        if all(v is not None for v in known):
+            block_shape, input_shape, base_paddings = known
+        pad_start = base_paddings[:, 0]
+        orig_pad_end = base_paddings[:, 1]
+        full = input_shape + pad_start + orig_pad_end
+        extra = (block_shape - full % block_shape) % block_shape
+        pad_end = orig_pad_end + extra
+        paddings = array_ops.stack([[pad_start[i], pad_end[i]] for i in range(m)], name="paddings")
+        crops = array_ops.stack([[0, extra[i]] for i in range(m)], name="crops")
+        return paddings, crops
