@@ -104,8 +104,8 @@ def worker(framework: str, cases: List[str]) -> None:
 class Worker:
     """A worker process of this script for one framework."""
 
-    def __init__(self, python: str, framework: str, cases: List[str]) -> None:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT / "bindings"), str(ROOT / "sdk")]),
+    def __init__(self, python: str, framework: str, cases: List[str], root: Path = ROOT) -> None:
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "bindings"), str(root / "sdk")]),
                    TF_CPP_MIN_LOG_LEVEL="3", PYTHONWARNINGS="ignore")
         self.proc = subprocess.Popen([python, __file__, "--worker", framework, "--cases", ",".join(cases)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
@@ -141,6 +141,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=5, help="timed steps per case and round")
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--baseline", type=Path, help="another checkout whose edgelite also runs (before/after)")
     parser.add_argument("--worker", choices=["edgelite", "tensorflow"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     cases = args.cases.split(",")
@@ -151,6 +152,8 @@ def main() -> None:
     if args.tf_python:
         pythons["tensorflow"] = args.tf_python
     workers = {fw: Worker(py, fw, cases) for fw, py in pythons.items()}
+    if args.baseline:
+        workers["baseline"] = Worker(sys.executable, "edgelite", cases, args.baseline.resolve())
     times: Dict[str, Dict[str, List[float]]] = {fw: {c: [] for c in cases} for fw in workers}
     for r in range(args.rounds):
         order = list(workers) if r % 2 == 0 else list(reversed(list(workers)))
@@ -159,13 +162,16 @@ def main() -> None:
                 times[fw][case].append(workers[fw].run(case, args.steps)["seconds"])
     for w in workers.values():
         w.close()
-    head = "| recipe | edgelite ms/step |" + (" TensorFlow ms/step | edgelite / TF |" if len(workers) > 1 else "")
-    print(head)
-    print("|---|---:|" + ("---:|---:|" if len(workers) > 1 else ""))
+    has_tf, has_base = "tensorflow" in times, "baseline" in times
+    print("| recipe | edgelite ms/step |" + (" baseline ms/step |" if has_base else "")
+          + (" TensorFlow ms/step | edgelite / TF |" if has_tf else ""))
+    print("|---|---:|" + "---:|" * (has_base + 2 * has_tf))
     for case in cases:
         el = statistics.median(times["edgelite"][case]) * 1e3
         row = f"| {case} | {el:.1f} |"
-        if "tensorflow" in times:
+        if has_base:
+            row += f" {statistics.median(times['baseline'][case]) * 1e3:.1f} |"
+        if has_tf:
             t = statistics.median(times["tensorflow"][case]) * 1e3
             row += f" {t:.1f} | {el / t:.2f} |"
         print(row)

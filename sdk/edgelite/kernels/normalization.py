@@ -43,6 +43,20 @@ def _reduce_axes(ndim: int, axis: int) -> Tuple[int, ...]:
     return tuple(a for a in range(ndim) if a != axis)
 
 
+def _rows(x: np.ndarray, axis: int) -> Tuple[np.ndarray, int]:
+    """Channels-last data as a [pixels, channels] matrix (numpy reduces one leading axis much faster than three)."""
+    if axis == x.ndim - 1 and x.ndim > 2:
+        return x.reshape(-1, x.shape[-1]), 1
+    return x, axis
+
+
+def _channel_dot(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+    """sum(a * b) per channel, without the a * b temporary for [pixels, channels] matrices."""
+    if a.ndim == 2 and axis == 1:
+        return np.einsum("ij,ij->j", a, b)
+    return (a * b).sum(axis=_reduce_axes(a.ndim, axis))
+
+
 def fused_batch_norm(x: np.ndarray, scale: np.ndarray, offset: np.ndarray,
                      mean: Optional[np.ndarray], variance: Optional[np.ndarray],
                      epsilon: float = 1e-3, is_training: bool = True, exponential_avg_factor: float = 1.0,
@@ -53,49 +67,55 @@ def fused_batch_norm(x: np.ndarray, scale: np.ndarray, offset: np.ndarray,
     unbiased (n / (n - 1)) one, and with exponential_avg_factor != 1 both reported statistics are
     already blended into the running `mean` / `variance` inputs.
     """
-    axis = channel_axis(x.ndim, data_format)
-    axes = _reduce_axes(x.ndim, axis)
     acc = np.float64 if x.dtype == np.float64 else np.float32
-    xa = x.astype(acc, copy=False)
+    xa, axis = _rows(x.astype(acc, copy=False), channel_axis(x.ndim, data_format))
     sa, oa = scale.astype(acc, copy=False), offset.astype(acc, copy=False)
     if is_training:
-        n = x.size // x.shape[axis]
-        bmean = xa.mean(axis=axes)
-        centred = xa - _per_channel(bmean, x.ndim, axis)
-        bvar = (centred ** 2).mean(axis=axes)
+        n = xa.size // xa.shape[axis]
+        bmean = xa.mean(axis=_reduce_axes(xa.ndim, axis))
+        y = xa - _per_channel(bmean, xa.ndim, axis)
+        bvar = _channel_dot(y, y, axis) / n
         inv = 1.0 / np.sqrt(bvar + epsilon)
-        y = centred * _per_channel(inv * sa, x.ndim, axis) + _per_channel(oa, x.ndim, axis)
+        # y holds the centred input, a fresh array: scale and shift it in place.
+        y *= _per_channel(inv * sa, xa.ndim, axis)
+        y += _per_channel(oa, xa.ndim, axis)
         unbiased = bvar * (n / (n - 1)) if n > 1 else np.full_like(bvar, np.nan)
         out_mean, out_var = bmean, unbiased
         if exponential_avg_factor != 1.0:
             f = exponential_avg_factor
             out_mean = (1 - f) * mean.astype(acc) + f * bmean
             out_var = (1 - f) * variance.astype(acc) + f * unbiased
-        return (y.astype(x.dtype), out_mean.astype(scale.dtype), out_var.astype(scale.dtype),
-                bmean.astype(scale.dtype), bvar.astype(scale.dtype))
+        return (y.astype(x.dtype, copy=False).reshape(x.shape), out_mean.astype(scale.dtype),
+                out_var.astype(scale.dtype), bmean.astype(scale.dtype), bvar.astype(scale.dtype))
     ma, va = mean.astype(acc, copy=False), variance.astype(acc, copy=False)
     inv = 1.0 / np.sqrt(va + epsilon)
-    y = (xa - _per_channel(ma, x.ndim, axis)) * _per_channel(inv * sa, x.ndim, axis) + _per_channel(oa, x.ndim, axis)
-    return (y.astype(x.dtype), mean.copy(), variance.copy(), mean.copy(), variance.copy())
+    y = (xa - _per_channel(ma, xa.ndim, axis)) * _per_channel(inv * sa, xa.ndim, axis)
+    y += _per_channel(oa, xa.ndim, axis)
+    return (y.astype(x.dtype, copy=False).reshape(x.shape), mean.copy(), variance.copy(), mean.copy(),
+            variance.copy())
 
 
 def fused_batch_norm_grad(dy: np.ndarray, x: np.ndarray, scale: np.ndarray, saved_mean: np.ndarray,
                           saved_variance: np.ndarray, epsilon: float = 1e-3, is_training: bool = True,
                           data_format: str = "NHWC") -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """FusedBatchNormGrad: (dx, dscale, doffset) from the statistics the forward pass used."""
-    axis = channel_axis(x.ndim, data_format)
-    axes = _reduce_axes(x.ndim, axis)
     acc = np.float64 if x.dtype == np.float64 else np.float32
-    dya, xa = dy.astype(acc, copy=False), x.astype(acc, copy=False)
+    xa, axis = _rows(x.astype(acc, copy=False), channel_axis(x.ndim, data_format))
+    dya = dy.astype(acc, copy=False).reshape(xa.shape)
+    nd = xa.ndim
     inv = 1.0 / np.sqrt(saved_variance.astype(acc) + epsilon)
-    xc = xa - _per_channel(saved_mean.astype(acc), x.ndim, axis)
-    doffset = dya.sum(axis=axes)
-    dscale = (dya * xc).sum(axis=axes) * inv
-    k = _per_channel(scale.astype(acc) * inv, x.ndim, axis)
+    xc = xa - _per_channel(saved_mean.astype(acc), nd, axis)
+    doffset = dya.sum(axis=_reduce_axes(nd, axis))
+    dscale = _channel_dot(dya, xc, axis) * inv
+    k = _per_channel(scale.astype(acc) * inv, nd, axis)
     if is_training:
-        n = x.size // x.shape[axis]
-        xhat = xc * _per_channel(inv, x.ndim, axis)
-        dx = k * (dya - _per_channel(doffset / n, x.ndim, axis) - xhat * _per_channel(dscale / n, x.ndim, axis))
+        n = xa.size // xa.shape[axis]
+        # dx = k * (dy - doffset / n - xhat * dscale / n), built in xc's fresh buffer.
+        xc *= _per_channel(dscale * inv / n, nd, axis)
+        dx = np.subtract(dya, xc, out=xc)
+        dx -= _per_channel(doffset / n, nd, axis)
+        dx *= k
     else:
         dx = dya * k
-    return dx.astype(x.dtype), dscale.astype(scale.dtype), doffset.astype(scale.dtype)
+    return (dx.astype(x.dtype, copy=False).reshape(x.shape), dscale.astype(scale.dtype),
+            doffset.astype(scale.dtype))
