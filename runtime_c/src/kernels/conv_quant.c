@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kernels/conv_geom.h"
 #include "kernels/conv_requant.h"
 #include "kernels/hybrid_quant.h"
 #include "kernels/kernel_util.h"
@@ -110,34 +111,12 @@ TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
   return el_resize(context, output, 4, out_dims);
 }
 
-/* Geometry of one invocation, read from the tensors. */
-typedef struct geom {
-  int batches, in_h, in_w, in_ch;
-  int f_h, f_w, f_in_ch;
-  int out_h, out_w, out_ch;
-  int stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
-  int per_group;
-} geom;
+typedef el_conv_geom geom;
 
 static geom read_geom(const TfLiteConvParams* params, const el_conv_q* q, const TfLiteTensor* input,
                       const TfLiteTensor* filter, const TfLiteTensor* output) {
-  geom g;
-  g.batches = input->dims->data[0];
-  g.in_h = input->dims->data[1];
-  g.in_w = input->dims->data[2];
-  g.in_ch = input->dims->data[3];
-  g.f_h = filter->dims->data[1];
-  g.f_w = filter->dims->data[2];
-  g.f_in_ch = filter->dims->data[3];
-  g.out_h = output->dims->data[1];
-  g.out_w = output->dims->data[2];
-  g.out_ch = output->dims->data[3];
-  g.stride_h = params->stride_height;
-  g.stride_w = params->stride_width;
-  g.dil_h = params->dilation_height_factor;
-  g.dil_w = params->dilation_width_factor;
-  g.pad_h = q->padding.height;
-  g.pad_w = q->padding.width;
+  geom g = el_conv_geom_read(input, filter, output, params->stride_height, params->stride_width,
+                             params->dilation_height_factor, params->dilation_width_factor, q->padding);
   g.per_group = g.out_ch / (g.in_ch / g.f_in_ch);
   return g;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/conv_geom.h"
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 #include "kernels/quant_ops.h"
@@ -162,12 +163,7 @@ static TfLiteStatus tconv_prepare(TfLiteContext* context, TfLiteNode* node) {
   return check_output_size(context, params, weights, input, output);
 }
 
-typedef struct tgeom {
-  int batches, in_h, in_w, in_ch;
-  int f_h, f_w;
-  int out_h, out_w, out_ch;
-  int stride_h, stride_w, pad_h, pad_w;
-} tgeom;
+typedef el_conv_geom tgeom;
 
 /* For output row `o`: the first contributing input row and how many there are (input rows
  * i with i*stride - pad + f == o for some filter tap 0 <= f < taps), walked in ascending i. */
@@ -322,24 +318,13 @@ static TfLiteStatus tconv_invoke(TfLiteContext* context, TfLiteNode* node) {
   EL_ENSURE_EQ(context, input->dims->data[0], output->dims->data[0]);
   EL_ENSURE_EQ(context, weights->dims->data[0], output->dims->data[3]);
 
-  tgeom g;
-  g.batches = input->dims->data[0];
-  g.in_h = input->dims->data[1];
-  g.in_w = input->dims->data[2];
-  g.in_ch = input->dims->data[3];
-  g.f_h = weights->dims->data[1];
-  g.f_w = weights->dims->data[2];
-  g.out_h = output->dims->data[1];
-  g.out_w = output->dims->data[2];
-  g.out_ch = output->dims->data[3];
-  g.stride_h = params->stride_height;
-  g.stride_w = params->stride_width;
+  /* The padding is that of the forward convolution from the output back to the input. */
   int unused_h = 0, unused_w = 0;
-  const TfLitePaddingValues pad =
-      el_compute_padding_hw(g.stride_h, g.stride_w, 1, 1, g.out_h, g.out_w, g.f_h, g.f_w,
-                            params->padding, &unused_h, &unused_w);
-  g.pad_h = pad.height;
-  g.pad_w = pad.width;
+  const TfLitePaddingValues pad = el_compute_padding_hw(
+      params->stride_height, params->stride_width, 1, 1, output->dims->data[1], output->dims->data[2],
+      weights->dims->data[1], weights->dims->data[2], params->padding, &unused_h, &unused_w);
+  const tgeom g = el_conv_geom_read(input, weights, output, params->stride_height, params->stride_width,
+                                    1, 1, pad);
   if (el_num_elements(output) == 0) return kTfLiteOk;
 
   switch (input->type) {
