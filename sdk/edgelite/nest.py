@@ -31,6 +31,17 @@ def is_nested(seq: Any) -> bool:
 is_sequence = is_nested
 
 
+def _is_composite(x: Any) -> bool:
+    from edgelite.framework.sparse_tensor import SparseTensor
+
+    return isinstance(x, SparseTensor)
+
+
+def _nested(x: Any, expand: bool) -> bool:
+    """is_nested, plus composite tensors (SparseTensor) when expanding composites."""
+    return is_nested(x) or (expand and _is_composite(x))
+
+
 def _sorted_keys(mapping: Any) -> list:
     return sorted(mapping)
 
@@ -43,6 +54,8 @@ def _items(s: Any) -> list:
         return list(zip(type(s)._fields, s))
     if _is_attrs(s):
         return [(a.name, getattr(s, a.name)) for a in type(s).__attrs_attrs__]
+    if _is_composite(s):
+        return [("indices", s.indices), ("values", s.values), ("dense_shape", s.dense_shape)]
     return list(enumerate(s))
 
 
@@ -50,17 +63,18 @@ def _children(s: Any) -> list:
     return [v for _, v in _items(s)]
 
 
-def _walk(s: Any) -> Iterator[Any]:
-    if not is_nested(s):
+def _walk(s: Any, expand: bool = False) -> Iterator[Any]:
+    if not _nested(s, expand):
         yield s
         return
     for child in _children(s):
-        yield from _walk(child)
+        yield from _walk(child, expand)
 
 
 def flatten(structure: Any, expand_composites: bool = False) -> list:
-    """The atoms of structure in a fixed depth-first order ([structure] for an atom)."""
-    return list(_walk(structure))
+    """The atoms of structure in a fixed depth-first order ([structure] for an atom); with expand_composites a
+    SparseTensor gives its indices, values and dense_shape."""
+    return list(_walk(structure, expand_composites))
 
 
 def _sequence_like(instance: Any, args: list) -> Any:
@@ -73,7 +87,7 @@ def _sequence_like(instance: Any, args: list) -> Any:
                 out[k] = by_key[k]
             return out
         return type(instance)((k, by_key[k]) for k in instance)
-    if _is_namedtuple(instance) or _is_attrs(instance):
+    if _is_namedtuple(instance) or _is_attrs(instance) or _is_composite(instance):
         return type(instance)(*args)
     if isinstance(instance, abc.MappingView):
         # Mapping views cannot be constructed; TF gives a list.
@@ -83,11 +97,11 @@ def _sequence_like(instance: Any, args: list) -> Any:
     return type(instance)(args)
 
 
-def _pack(structure: Any, flat: list, index: int) -> tuple:
+def _pack(structure: Any, flat: list, index: int, expand: bool) -> tuple:
     packed = []
     for child in _children(structure):
-        if is_nested(child):
-            index, sub = _pack(child, flat, index)
+        if _nested(child, expand):
+            index, sub = _pack(child, flat, index, expand)
             packed.append(sub)
         else:
             packed.append(flat[index])
@@ -100,18 +114,20 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
     if not is_nested(flat_sequence):
         raise TypeError(f"Attempted to pack value:\n  {flat_sequence}\ninto a structure, but found incompatible "
                         f"type `{type(flat_sequence)}` instead.")
-    flat_sequence = list(flat_sequence)
-    if not is_nested(structure):
+    if not isinstance(flat_sequence, abc.Mapping):
+        # a mapping is indexed by position as TF does (so a dict fails with KeyError)
+        flat_sequence = list(flat_sequence)
+    if not _nested(structure, expand_composites):
         if len(flat_sequence) != 1:
             raise ValueError(f"The target structure is of type `{type(structure)}`\n  {structure}\nHowever the input "
                              f"is a sequence ({type(flat_sequence)}) of length {len(flat_sequence)}.\n  "
                              f"{flat_sequence}\nnest cannot guarantee that it is safe to map one to the other.")
         return flat_sequence[0]
-    atoms = len(flatten(structure))
+    atoms = len(flatten(structure, expand_composites))
     if atoms != len(flat_sequence):
         raise ValueError(f"Could not pack sequence. Structure had {atoms} atoms, but flat_sequence had "
                          f"{len(flat_sequence)} items.  Structure: {structure}, flat_sequence: {flat_sequence}.")
-    return _pack(structure, flat_sequence, 0)[1]
+    return _pack(structure, flat_sequence, 0, expand_composites)[1]
 
 
 def _describe(x: Any) -> str:
@@ -129,12 +145,14 @@ def _same_type(a: Any, b: Any) -> bool:
         return True
     if isinstance(a, list) and isinstance(b, list):
         return True
+    if isinstance(a, abc.Mapping) and isinstance(b, abc.Mapping):
+        return True
     return _is_namedtuple(a) and _is_namedtuple(b) and ta.__name__ == tb.__name__ and ta._fields == tb._fields
 
 
-def _mismatch(a: Any, b: Any, check_types: bool) -> Any:
+def _mismatch(a: Any, b: Any, check_types: bool, expand: bool) -> Any:
     """(exception class, detail) for the first difference between a and b, or None if they match."""
-    seq_a, seq_b = is_nested(a), is_nested(b)
+    seq_a, seq_b = _nested(a, expand), _nested(b, expand)
     if seq_a != seq_b:
         seq, atom = (a, b) if seq_a else (b, a)
         return ValueError, f'Substructure "{_describe(seq)}" is a sequence, while substructure "{_describe(atom)}" ' \
@@ -155,26 +173,28 @@ def _mismatch(a: Any, b: Any, check_types: bool) -> Any:
         return ValueError, (f"The two structures don't have the same number of elements. First structure: "
                             f"{_describe(a)}. Second structure: {_describe(b)}")
     for x, y in zip(ca, cb):
-        found = _mismatch(x, y, check_types)
+        found = _mismatch(x, y, check_types, expand)
         if found is not None:
             return found
     return None
 
 
-def _dotted(structure: Any) -> Any:
+def _dotted(structure: Any, expand: bool) -> Any:
     dot = _Dot()
-    return pack_sequence_as(structure, [dot] * len(flatten(structure))) if is_nested(structure) else dot
+    if not _nested(structure, expand):
+        return dot
+    return pack_sequence_as(structure, [dot] * len(flatten(structure, expand)), expand)
 
 
 def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True, expand_composites: bool = False) -> None:
     """ValueError if the nestings differ, TypeError if (with check_types) sequence types differ."""
-    found = _mismatch(nest1, nest2, check_types)
+    found = _mismatch(nest1, nest2, check_types, expand_composites)
     if found is None:
         return
     cls, detail = found
     raise cls(f"The two structures don't have the same nested structure.\n\nFirst structure: {_describe(nest1)}\n\n"
               f"Second structure: {_describe(nest2)}\n\nMore specifically: {detail}\nEntire first structure:\n"
-              f"{_dotted(nest1)}\nEntire second structure:\n{_dotted(nest2)}")
+              f"{_dotted(nest1, expand_composites)}\nEntire second structure:\n{_dotted(nest2, expand_composites)}")
 
 
 def map_structure(func: Callable, *structure: Any, **kwargs: Any) -> Any:
@@ -184,14 +204,14 @@ def map_structure(func: Callable, *structure: Any, **kwargs: Any) -> Any:
     if not structure:
         raise ValueError("Must provide at least one structure")
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", False)
+    expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise ValueError("Only valid keyword arguments are `check_types` and `expand_composites`, not: "
                          f"`{'`, `'.join(kwargs)}`")
     for other in structure[1:]:
-        assert_same_structure(structure[0], other, check_types=check_types)
-    flats = [flatten(s) for s in structure]
-    return pack_sequence_as(structure[0], [func(*atoms) for atoms in zip(*flats)])
+        assert_same_structure(structure[0], other, check_types=check_types, expand_composites=expand)
+    flats = [flatten(s, expand) for s in structure]
+    return pack_sequence_as(structure[0], [func(*atoms) for atoms in zip(*flats)], expand)
 
 
 def _paths(s: Any, prefix: tuple) -> Iterator[tuple]:
