@@ -133,14 +133,19 @@ def test_error_paths_return_tflite_status_codes(capi_run, corpus_dir):
     got = dict(line.split("=", 1) for line in proc.stdout.splitlines())
     assert got["version"].startswith("2.16.")
     assert got["schema_version"] == "3"
-    for key in ("garbage_model_null", "missing_file_null", "bad_threads_null", "input_past_end_null",
+    # TFLite reports a num_threads below -1 and builds the interpreter anyway.
+    assert got["bad_threads_created"] == "1 reported=1"
+    assert got["delegate_prepared"] == "1"
+    for key in ("garbage_model_null", "missing_file_null", "null_model_null", "failing_delegate_null",
+                "input_past_end_null",
                 "input_negative_null", "output_past_end_null", "signature_key_past_end_null",
                 "unknown_signature_null", "unallocated_data_null"):
         assert got[key] == "1", key
     for key in ("resize_bad_index_status", "invoke_before_allocate_status", "copy_from_short_status",
                 "copy_from_long_status", "copy_to_wrong_size_status", "invoke_after_resize_status"):
         assert got[key] == str(STATUS_ERROR), key
-    for key in ("allocate_status", "copy_from_exact_status", "invoke_status"):
+    for key in ("allocate_status", "copy_from_exact_status", "invoke_status", "delegated_allocate_status",
+                "delegated_invoke_status"):
         assert got[key] == str(STATUS_OK), key
     # Failures after creation go to the reporter set in the options, not to stderr.
     assert int(got["reports"]) >= 3

@@ -48,14 +48,18 @@ TfLiteInterpreter* TfLiteInterpreterCreate(const TfLiteModel* model,
   if (out == NULL) return NULL;
   out->reporter = o->reporter;
   out->reporter_data = o->reporter_data;
-  if (model == NULL) return create_failed(out, "Null model passed to TfLiteInterpreterCreate.");
+  if (model == NULL) {
+    free(out);
+    return NULL;
+  }
   /* The interpreter shares the model, so the caller may delete its handle right away. */
   TfLiteModel* shared = (TfLiteModel*)model;
   atomic_fetch_add(&shared->refs, 1);
   out->model = shared;
   if (o->out_of_memory) return create_failed(out, "Out of memory adding a delegate to the options.");
+  /* TFLite reports a bad thread count but still builds the interpreter, on its default threads. */
   if (o->num_threads < -1) {
-    return create_failed(out, "num_threads should be >= 0 or just -1 to let TFLite runtime set the value.");
+    el_capi_report(out, "num_threads should be >= 0 or just -1 to let TFLite runtime set the value.");
   }
   el_interpreter_options eo = {o->num_threads > 1 ? o->num_threads : 1, EL_RESOLVER_AUTO, 0, NULL, 0,
                                NULL, NULL};

@@ -147,6 +147,41 @@ static void count_reports(void* user_data, const char* format, va_list args) {
   *(int*)user_data += text[0] != '\0';
 }
 
+static TfLiteStatus failing_prepare(TfLiteContext* context, TfLiteDelegate* delegate) {
+  (void)context;
+  (void)delegate;
+  return kTfLiteDelegateError;
+}
+
+static TfLiteStatus counting_prepare(TfLiteContext* context, TfLiteDelegate* delegate) {
+  (void)context;
+  ++*(int*)delegate->data_;
+  return kTfLiteOk;
+}
+
+/* A delegate whose Prepare fails makes creation fail; one that claims nothing leaves a working
+ * interpreter. Both are TfLiteDelegate structs, as TFLite's non-stable-ABI build takes them. */
+static int check_delegates(const TfLiteModel* model) {
+  int prepared = 0;
+  TfLiteDelegate failing = TfLiteDelegateCreate();
+  failing.Prepare = failing_prepare;
+  TfLiteDelegate counting = TfLiteDelegateCreate();
+  counting.Prepare = counting_prepare;
+  counting.data_ = &prepared;
+  TfLiteInterpreterOptions* options = TfLiteInterpreterOptionsCreate();
+  if (options == NULL) return 1;
+  TfLiteInterpreterOptionsAddDelegate(options, &counting);
+  TfLiteInterpreter* interp = TfLiteInterpreterCreate(model, options);
+  printf("delegate_prepared=%d\n", prepared);
+  printf("delegated_allocate_status=%d\n", interp ? (int)TfLiteInterpreterAllocateTensors(interp) : -1);
+  printf("delegated_invoke_status=%d\n", interp ? (int)TfLiteInterpreterInvoke(interp) : -1);
+  TfLiteInterpreterDelete(interp);
+  TfLiteInterpreterOptionsAddDelegate(options, &failing);
+  printf("failing_delegate_null=%d\n", TfLiteInterpreterCreate(model, options) == NULL);
+  TfLiteInterpreterOptionsDelete(options);
+  return 0;
+}
+
 static int errors(const char* model_path) {
   static const unsigned char garbage[64] = {1, 2, 3, 4, 'T', 'F', 'L', '3'};
   printf("version=%s\n", TfLiteVersion());
@@ -160,8 +195,13 @@ static int errors(const char* model_path) {
   TfLiteInterpreterOptionsSetErrorReporter(options, count_reports, &reports);
   TfLiteInterpreter* interp = TfLiteInterpreterCreate(model, options);
   TfLiteInterpreterOptionsSetNumThreads(options, -2);
-  printf("bad_threads_null=%d\n", TfLiteInterpreterCreate(model, options) == NULL);
+  int reports_before = reports;
+  TfLiteInterpreter* bad_threads = TfLiteInterpreterCreate(model, options);
+  printf("bad_threads_created=%d reported=%d\n", bad_threads != NULL, reports - reports_before);
+  TfLiteInterpreterDelete(bad_threads);
   TfLiteInterpreterOptionsDelete(options);
+  printf("null_model_null=%d\n", TfLiteInterpreterCreate(NULL, NULL) == NULL);
+  if (check_delegates(model) != 0) return 1;
   if (interp == NULL) return 1;
   int n_in = TfLiteInterpreterGetInputTensorCount(interp);
   int n_out = TfLiteInterpreterGetOutputTensorCount(interp);

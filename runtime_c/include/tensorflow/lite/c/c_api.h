@@ -45,7 +45,8 @@ void TfLiteModelDelete(TfLiteModel* model);
 /* NULL when out of memory. */
 TfLiteInterpreterOptions* TfLiteInterpreterOptionsCreate(void);
 void TfLiteInterpreterOptionsDelete(TfLiteInterpreterOptions* options);
-/* -1 (the default) lets the interpreter choose; 0 and 1 mean one thread. */
+/* -1 (the default) lets the interpreter choose; 0 and 1 mean one thread. Below -1 is reported at
+ * TfLiteInterpreterCreate and the default used, as TFLite does. */
 void TfLiteInterpreterOptionsSetNumThreads(TfLiteInterpreterOptions* options, int32_t num_threads);
 /* Delegates are applied in the order added when the interpreter is created. */
 void TfLiteInterpreterOptionsAddDelegate(TfLiteInterpreterOptions* options,
@@ -56,7 +57,7 @@ void TfLiteInterpreterOptionsSetErrorReporter(
     void (*reporter)(void* user_data, const char* format, va_list args), void* user_data);
 
 /* An interpreter for `model`, or NULL when the model cannot run (unknown op, failing delegate,
- * invalid options). `optional_options` may be NULL. */
+ * no memory). `optional_options` may be NULL. */
 TfLiteInterpreter* TfLiteInterpreterCreate(const TfLiteModel* model,
                                            const TfLiteInterpreterOptions* optional_options);
 void TfLiteInterpreterDelete(TfLiteInterpreter* interpreter);
