@@ -29,7 +29,10 @@ def library_path() -> Path:
     """The libedgelite the Python binding would load ($EDGELITE_LIBRARY first)."""
     env = os.environ.get("EDGELITE_LIBRARY")
     if env:
-        return Path(env).resolve()
+        lib = Path(env).resolve()
+        if not lib.is_file():
+            raise FileNotFoundError(f"EDGELITE_LIBRARY names {env}, which is not a file")
+        return lib
     for name in _LIB_NAMES:
         if (_PKG / name).is_file():
             return _PKG / name

@@ -168,3 +168,14 @@ def test_docs_example_builds_and_prints_the_python_output(c_compiler, corpus_dir
     it.invoke()
     want = it.get_tensor(it.get_output_details()[0]["index"]).ravel()
     assert np.array(proc.stdout.split(), np.float32).tobytes() == want.tobytes()
+
+
+def test_config_prints_directories_and_fails_clearly_without_a_library(tmp_path):
+    include, libdir = _config("--includedir", "--libdir")
+    assert (Path(include) / "tensorflow" / "lite" / "c" / "c_api_types.h").is_file()
+    assert any(Path(libdir).glob("libedgelite*"))
+    env = dict(os.environ, EDGELITE_LIBRARY=str(tmp_path / "missing.so"))
+    proc = subprocess.run([sys.executable, "-m", "edgelite_runtime.config", "--libs"], capture_output=True,
+                          text=True, env=env)
+    assert proc.returncode != 0 and "missing.so" in proc.stderr
+    assert subprocess.run([sys.executable, "-m", "edgelite_runtime.config"], capture_output=True).returncode == 2
