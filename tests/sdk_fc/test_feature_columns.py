@@ -26,7 +26,10 @@ def test_column_layers_match_tensorflow(case, vocab_path) -> None:
     expected = RECORDS[case[0]]
     got = fc_cases.run_case(tf, case, vocab_path)
     if "error" in expected:
-        assert (got.get("error"), got.get("message")) == (expected["error"], expected["message"])
+        # a "Given (type <class ...>)" tail names TensorFlow's own module path, so only the text before it counts
+        message = expected["message"].split(" Given (type <class 'tensorflow")[0]
+        assert got.get("error") == expected["error"]
+        assert got.get("message", "").split(" Given (type")[0] == message
         return
     assert "error" not in got, got
     assert got["variables"] == expected["variables"]

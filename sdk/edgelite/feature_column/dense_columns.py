@@ -106,6 +106,9 @@ class IndicatorColumn(DenseColumn, collections.namedtuple("IndicatorColumn", ["c
         return (self.categorical_column.num_buckets,)
 
     def transform_feature(self, cache: FeatureCache) -> ops.Tensor:
+        from edgelite.feature_column.sequence_columns import refuse_sequence_input
+
+        refuse_sequence_input("indicator_column", self)
         pair = self.categorical_column.get_sparse_tensors(cache)
         depth = self.categorical_column.num_buckets
         if pair.weight_tensor is not None:
@@ -157,6 +160,9 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", [
         return self.categorical_column.get_sparse_tensors(cache)
 
     def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
+        from edgelite.feature_column.sequence_columns import refuse_sequence_input
+
+        refuse_sequence_input("embedding_column", self)
         pair = cache.get(self)
         weights = state.get_variable(self, "embedding_weights",
                                      [self.categorical_column.num_buckets, self.dimension], self.initializer,
