@@ -27,4 +27,6 @@ def unmask_crc(masked: int) -> int:
 
 def masked_crc32c(data: Union[bytes, bytearray, memoryview]) -> int:
     """The masked CRC32C of `data`, as stored after a TFRecord's length and payload."""
-    return mask_crc(crc32c(data))
+    # mask_crc written out: TFRecord reading calls this twice per record, and the two extra calls showed.
+    crc = _crc32c.crc32c(data)
+    return ((((crc >> 15) | (crc << 17)) & _U32) + _MASK_DELTA) & _U32

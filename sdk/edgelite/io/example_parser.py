@@ -105,37 +105,50 @@ def _decode(cls: type, record: Any) -> Any:
         raise errors.InvalidArgumentError(None, None, f"Could not parse example input, value: '{text}'") from None
 
 
+def _decode_all(cls: type, records: np.ndarray) -> list:
+    """Every record decoded; bytes records go straight to the parser, and anything else (str records, or a
+    record that does not parse) is redone one by one for _decode's conversion and error text."""
+    parse = cls.FromString
+    try:
+        return [parse(r) for r in records]
+    except (DecodeError, TypeError):
+        return [_decode(cls, r) for r in records]
+
+
 def _packed_floats(spec: DenseSpec, feats: list, size: int) -> Optional[np.ndarray]:
     """[batch, size] float32 values read straight from each FloatList's packed bytes, or None when any record
     lacks the feature, holds another type or another count (the general path then says what is wrong).
 
     The protobuf runtime writes a FloatList as tag 0x0a, the byte count as a varint, then the little-endian
-    floats, so one join and one frombuffer replace a Python-level conversion of every value.
+    floats, so one join and one frombuffer replace a Python-level conversion of every value. A Feature of
+    another kind has an empty float_list, whose bytes are too short, so no per-record kind check is needed.
     """
     header = b"\x0a" + encode_varint(4 * size)
-    raws = []
-    for fmap in feats:
-        f = fmap.get(spec.key)
-        if f is None or f.WhichOneof("kind") != "float_list":
-            return None
-        raws.append(f.float_list.SerializeToString())
-    want = len(header) + 4 * size
-    if any(len(r) != want or r[:len(header)] != header for r in raws):
+    key = spec.key
+    try:
+        raws = [fmap.get(key).float_list.SerializeToString() for fmap in feats]
+    except AttributeError:  # a record without the feature: get gave None
         return None
-    data = b"".join(r[len(header):] for r in raws)
-    return np.frombuffer(data, "<f4").astype(np.float32).reshape(len(feats), size)
+    want = len(header) + 4 * size
+    if set(map(len, raws)) != {want}:
+        return None
+    rows = np.frombuffer(b"".join(raws), np.uint8).reshape(len(raws), want)
+    if not (rows[:, :len(header)] == np.frombuffer(header, np.uint8)).all():
+        return None
+    return np.ascontiguousarray(rows[:, len(header):]).view("<f4").astype(np.float32, copy=False)
 
 
 def _chained_ints(spec: DenseSpec, feats: list, size: int) -> Optional[np.ndarray]:
     """[batch * size] int64 values taken in one pass over every record's Int64List, or None when any record
-    lacks the feature, holds another type or another count (the general path then says what is wrong)."""
-    lists = []
-    for fmap in feats:
-        f = fmap.get(spec.key)
-        if f is None or f.WhichOneof("kind") != "int64_list":
-            return None
-        lists.append(f.int64_list.value)
-    if any(len(v) != size for v in lists):
+    lacks the feature, holds another type or another count (the general path then says what is wrong).
+
+    A Feature of another kind has an empty int64_list, so the count check also catches a kind mismatch."""
+    key = spec.key
+    try:
+        lists = [fmap.get(key).int64_list.value for fmap in feats]
+    except AttributeError:  # a record without the feature: get gave None
+        return None
+    if set(map(len, lists)) != {size}:
         return None
     return np.fromiter(itertools.chain.from_iterable(lists), np.int64, count=size * len(lists))
 
@@ -248,7 +261,8 @@ def parse_examples(serialized: np.ndarray, names: np.ndarray, dense: Sequence[De
     scalar = serialized.ndim == 0
     records = serialized.reshape(-1)
     where = _Where(np.asarray(names).reshape(-1), scalar)
-    feats = [_decode(Example, r).features.feature for r in records]
+    feats = _decode_all(Example, records)
+    feats = [p.features.feature for p in feats]
     dense_out = [(_sequence if s.seq else _fixed)(s, feats, where) for s in dense]
     sparse_out = [_sparse_feature(s, feats, where) if s.index_keys else _sparse(s.key, s.dtype, feats, where)
                   for s in sparse]
