@@ -229,6 +229,20 @@ def _leaky_relu(b: Any, op: Any) -> None:
            ("LeakyReluOptions", {"alpha": float(_attr(op, "alpha", 0.2))}), op.type)
 
 
+@emitter("Bucketize")
+def _bucketize(b: Any, op: Any) -> None:
+    # the feature-column bucketizer: TFLite's BUCKETIZE takes the same sorted float boundaries
+    b.emit("BUCKETIZE", [b.value(op.inputs[0])], [b.output(op.outputs[0])],
+           ("BucketizeOptions", {"boundaries": [float(x) for x in _attr(op, "boundaries", [])]}), op.type)
+
+
+@emitter("OneHot")
+def _one_hot(b: Any, op: Any) -> None:
+    # inputs as TF orders them: indices, depth, on_value, off_value
+    b.emit("ONE_HOT", [b.value(t) for t in op.inputs], [b.output(op.outputs[0])],
+           ("OneHotOptions", {"axis": int(_attr(op, "axis", -1))}), op.type)
+
+
 @emitter("Cast")
 def _cast(b: Any, op: Any) -> None:
     x = b.value(op.inputs[0])

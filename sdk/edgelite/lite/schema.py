@@ -129,6 +129,8 @@ _OPTION_TABLES = {
     "BatchMatMulOptions": [("adj_x", "bool", False), ("adj_y", "bool", False),
                            ("asymmetric_quantize_inputs", "bool", False)],
     "GeluOptions": [("approximate", "bool", False)],
+    "BucketizeOptions": [("boundaries", "[float]", None)],
+    "OneHotOptions": [("axis", "int", 0)],
     "ReverseSequenceOptions": [("seq_dim", "int", 0), ("batch_dim", "int", 0)],
     "UnidirectionalSequenceLSTMOptions": [_ACT, ("cell_clip", "float", 0.0), ("proj_clip", "float", 0.0),
                                           ("time_major", "bool", False),
