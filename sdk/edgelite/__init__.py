@@ -203,6 +203,8 @@ from edgelite import nest  # noqa: F401,E402
 # --- tf.feature_column ---
 from edgelite import feature_column  # noqa: F401,E402
 from edgelite.ops.table_initializers import initialize_all_tables, tables_initializer  # noqa: F401,E402
+# --- tf.lookup (hash and vocabulary tables) ---
+from edgelite import lookup  # noqa: F401,E402
 from edgelite import io  # noqa: F401,E402
 from edgelite import io as python_io  # noqa: F401,E402
 from edgelite.io import gfile  # noqa: F401,E402
