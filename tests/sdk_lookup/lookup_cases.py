@@ -76,3 +76,50 @@ def text_file_delimiter_vocab(tf: Any, path: str) -> dict:
 CASES = {f.__name__: f for f in [hash_table_strings, hash_table_int_to_float, vocabulary_strings,
                                  vocabulary_int_keys, vocabulary_no_initializer, text_file_columns,
                                  text_file_whole_line, text_file_delimiter_vocab]}
+
+
+def _kv_table(tf: Any, keys: list, values: list) -> Any:
+    return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), -1)
+
+
+def error_lookup_before_init(tf: Any, path: str) -> tuple:
+    return None, _kv_table(tf, ["a", "b"], [1, 2]).lookup(tf.constant(["a"]))
+
+
+def error_duplicate_key(tf: Any, path: str) -> tuple:
+    return _kv_table(tf, ["a", "b", "a"], [1, 2, 3]).initializer, None
+
+
+def error_empty_line(tf: Any, path: str) -> tuple:
+    with open(path, "w") as f:
+        f.write("apple\t3\nbanana\t5\n\ncherry\t7\n")
+    return tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 1), -1).initializer, None
+
+
+def error_vocab_size_too_large(tf: Any, path: str) -> tuple:
+    write_vocab(path)
+    init = tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 1, vocab_size=9)
+    return tf.lookup.StaticHashTable(init, -1).initializer, None
+
+
+def error_too_few_columns(tf: Any, path: str) -> tuple:
+    write_vocab(path)
+    return tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 5), -1).initializer, None
+
+
+def error_key_dtype(tf: Any, path: str) -> tuple:
+    return _kv_table(tf, ["a"], [1]).lookup(tf.constant([1], tf.int64)), None
+
+
+def error_no_oov_buckets(tf: Any, path: str) -> tuple:
+    return tf.lookup.StaticVocabularyTable(None, 0), None
+
+
+def error_vocabulary_value_dtype(tf: Any, path: str) -> tuple:
+    return tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(["a"], [0]), 3), None
+
+
+# Each returns (op to run first, tensor to fetch next); the error is raised while building or by one of the runs.
+ERROR_CASES = {f.__name__: f for f in [error_lookup_before_init, error_duplicate_key, error_empty_line,
+                                       error_vocab_size_too_large, error_too_few_columns, error_key_dtype,
+                                       error_no_oov_buckets, error_vocabulary_value_dtype]}
