@@ -48,7 +48,8 @@ class SessionState:
         self.rngs: dict = {}
         self.function_plans: dict = {}
         self.op_state: dict = {}
-        # Per run: the iterations each While op recorded for its gradient (see control_flow_grad).
+        # Per run: what each While op (its iterations) and If op (its branch intermediates) recorded for its
+        # gradient (see control_flow_grad).
         self.loop_records: dict = {}
         # Held while a step runs; blocking kernels (queues, iterators) lend it out while they wait.
         self.run_lock = RunLock()

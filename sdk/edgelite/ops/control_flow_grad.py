@@ -48,11 +48,65 @@ def _outer_grads(grads: tuple, outputs: list) -> list:
     return [_zeros_like(o) if g is None else _dense(g) for g, o in zip(grads, outputs)]
 
 
+def _if_grad_kernel(ctx: Any, pred: Any, *args: Any) -> Any:
+    forward = ctx.op._if_forward
+    stack = ctx.state.loop_records.get(id(forward))
+    if stack:
+        taken, saved = stack.pop()
+    else:
+        # The forward op did not run in this step (its outputs were fed, or another gradient of it took
+        # its record): compute just the intermediates again.
+        taken = 0 if bool(pred) else 1
+        saved = ctx.run_function(forward._if_recompute[taken], list(args[:ctx.attrs["num_inputs"]]))
+    grad_fn = ctx.attrs["then_grad" if taken == 0 else "else_grad"]
+    out = ctx.run_function(grad_fn, list(args) + [saved[p] for p in ctx.attrs["recorded"][taken]])
+    return out[0] if len(out) == 1 else builtins.tuple(out)
+
+
+register_op("IfGrad", inputs=["cond: Tcond"], outputs=[], kernel=_if_grad_kernel,
+            shape_fn=lambda op: list(op.get_attr("output_shapes")), stateful=True, ref_passthrough=True)
+ops.NoGradient("IfGrad")
+
+
+def _append_positions(recorded: list, tensors: list) -> list:
+    """Where each tensor sits in recorded, appending the ones not yet there."""
+    positions = []
+    for t in tensors:
+        at = next((k for k, r in enumerate(recorded) if r is t), None)
+        if at is None:
+            at = len(recorded)
+            recorded.append(t)
+        positions.append(at)
+    return positions
+
+
+def _record_branch_intermediates(op: Any, taken: int, tensors: list) -> list:
+    """Make the If op output tensors of one branch beside its results; their positions among them."""
+    recorded = op.__dict__.setdefault("_if_recorded", ([], []))[taken]
+    positions = _append_positions(recorded, tensors)
+    recorders = list(getattr(op, "_if_recorders", (None, None)))
+    fn = op.get_attr("then_branch" if taken == 0 else "else_branch")
+    recorders[taken] = Function(fn.graph, fn.inputs, list(fn.outputs) + recorded, fn.control_outputs,
+                                name=fn.name + "_record")
+    op._if_recorders = builtins.tuple(recorders)
+    # Without the branch's control outputs: recomputing must not repeat its side effects.
+    recompute = list(getattr(op, "_if_recompute", (None, None)))
+    recompute[taken] = Function(fn.graph, fn.inputs, list(recorded), name=fn.name + "_intermediates")
+    op._if_recompute = builtins.tuple(recompute)
+    return positions
+
+
 @ops.RegisterGradient("If")
 @ops.RegisterGradient("StatelessIf")
 def _if_grad(op: Any, *grads: Any) -> list:
+    """Each branch's gradient, reading the intermediates the forward op recorded in the same step.
+
+    The forward branch is not rebuilt inside the gradient branch: a batch norm under `cond(training)`
+    runs its forward kernel once per training step.
+    """
     then_fn, else_fn = op.get_attr("then_branch"), op.get_attr("else_branch")
     inputs = list(op.inputs[1:])
+    forward_ops = [set(fn.graph.get_operations()) for fn in (then_fn, else_fn)]
     built = []
     for fn, tag in ((then_fn, "then"), (else_fn, "else")):
         built.append(_body_gradients(fn, fn.inputs, tag))
@@ -63,8 +117,11 @@ def _if_grad(op: Any, *grads: Any) -> list:
         for outer, _ in caps:
             if all(outer is not o for o in new_outer):
                 new_outer.append(outer)
-    fns = []
-    for (gys, gx, _), fn in zip(built, (then_fn, else_fn)):
+    out_types = [t.dtype.base_dtype for i, t in enumerate(inputs) if connected[i]]
+    if not out_types:
+        return [None] * len(op.inputs)
+    fns, positions = [], []
+    for taken, ((gys, gx, _), fn) in enumerate(zip(built, (then_fn, else_fn))):
         fg = fn.graph
         with fg.as_default():
             outs = []
@@ -72,17 +129,22 @@ def _if_grad(op: Any, *grads: Any) -> list:
                 if connected[i]:
                     outs.append(_zeros_like(fn.inputs[i]) if g is None else g)
             extra = [fg.capture(t) for t in new_outer]
-        fns.append(Function(fg, fn.inputs + gys + extra, outs, name=fn.name + "_grad"))
+        grad_ops = [o for o in fg.get_operations() if o not in forward_ops[taken]]
+        saved = _needed_intermediates(forward_ops[taken], grad_ops, fn.inputs)
+        positions.append(_record_branch_intermediates(op, taken, saved))
+        fns.append(Function(fg, fn.inputs + gys + extra + saved, outs, name=fn.name + "_grad"))
     out_grads = _outer_grads(grads, op.outputs)
-    out_types = [t.dtype.base_dtype for i, t in enumerate(inputs) if connected[i]]
     shapes = [t.shape for i, t in enumerate(inputs) if connected[i]]
-    if not out_types:
-        return [None] * len(op.inputs)
-    gop = ops.get_default_graph().create_op(
-        "StatelessIf" if op.type == "StatelessIf" else "If", [op.inputs[0]] + inputs + out_grads + new_outer,
-        out_types, name="If" if op.type == "If" else "StatelessIf",
-        attrs={"then_branch": fns[0], "else_branch": fns[1], "Tcond": op.get_attr("Tcond"),
-               "Tin": [t.dtype for t in inputs + out_grads + new_outer], "Tout": out_types, "output_shapes": shapes})
+    # At the top level the forward op must run first in the step so that its record exists.
+    deps = [op] if not isinstance(op.graph, FuncGraph) else []
+    with ops.control_dependencies(deps):
+        gop = ops.get_default_graph().create_op(
+            "IfGrad", [op.inputs[0]] + inputs + out_grads + new_outer, out_types, name="IfGrad",
+            attrs={"then_grad": fns[0], "else_grad": fns[1], "Tcond": op.get_attr("Tcond"),
+                   "num_inputs": len(inputs), "recorded": positions,
+                   "Tin": [t.dtype for t in inputs + out_grads + new_outer], "Tout": out_types,
+                   "output_shapes": shapes})
+    gop._if_forward = op
     it = iter(gop.outputs)
     return [None] + [next(it) if c else None for c in connected]
 
@@ -127,13 +189,7 @@ ops.NoGradient("WhileGrad")
 def _record_intermediates(op: Any, tensors: list) -> list:
     """Make the While op record tensors of its body each iteration; their positions in what it records."""
     recorded = op.__dict__.setdefault("_while_recorded", [])
-    positions = []
-    for t in tensors:
-        at = next((k for k, r in enumerate(recorded) if r is t), None)
-        if at is None:
-            at = len(recorded)
-            recorded.append(t)
-        positions.append(at)
+    positions = _append_positions(recorded, tensors)
     body_fn = op.get_attr("body")
     op._while_recorder = Function(body_fn.graph, body_fn.inputs, list(body_fn.outputs) + recorded,
                                   name=body_fn.name + "_record")

@@ -98,8 +98,17 @@ def tuple(tensors: list, name: Optional[str] = None, control_inputs: Optional[li
 
 # ---- functional control flow: If / While ---------------------------------------------------------------
 def _if_kernel(ctx: Any, pred: Any, *args: Any) -> Any:
-    branch = ctx.attrs["then_branch"] if bool(pred) else ctx.attrs["else_branch"]
-    out = ctx.run_function(branch, list(args))
+    taken = 0 if bool(pred) else 1
+    branch = ctx.attrs["then_branch" if taken == 0 else "else_branch"]
+    recorders = getattr(ctx.op, "_if_recorders", None)
+    if recorders is None:
+        out = ctx.run_function(branch, list(args))
+    else:
+        # A gradient of this op reads the branch's intermediates: keep them so it never re-runs the branch.
+        out = ctx.run_function(recorders[taken], list(args))
+        n = len(branch.outputs)
+        ctx.state.loop_records.setdefault(id(ctx.op), []).append((taken, out[n:]))
+        out = out[:n]
     return out[0] if len(out) == 1 else builtins.tuple(out)
 
 
