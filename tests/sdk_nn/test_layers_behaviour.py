@@ -112,7 +112,7 @@ def test_conv_layer_argument_errors():
             tf.layers.conv2d(x, 2, 3, padding="full")
         with pytest.raises(ValueError, match="kernel_size"):
             tf.layers.conv2d(x, 2, (3, 3, 3))
-        with pytest.raises(ValueError, match="expected ndim=4"):
+        with pytest.raises(ValueError, match="expected min_ndim=4"):
             tf.layers.conv2d(tf.ones([4, 4]), 2, 3)
 
 

@@ -31,7 +31,8 @@ def normalize_tuple(value: Any, n: int, name: str) -> tuple:
 def normalize_padding(value: str) -> str:
     """'same' / 'valid' (case-insensitive) as the upper-case op attr."""
     if not isinstance(value, str) or value.lower() not in ("same", "valid"):
-        raise ValueError(f"The `padding` argument must be one of 'valid', 'same'. Received: {value}")
+        raise ValueError(f"The `padding` argument must be a list/tuple or one of \"valid\", \"same\" (or \"causal\", "
+                         f"only for `Conv1D). Received: {value}")
     return value.upper()
 
 
@@ -208,3 +209,12 @@ def _to_tensors(inputs: Any) -> Any:
     if isinstance(inputs, (list, tuple)):
         return [ops.convert_to_tensor(t) for t in inputs]
     return ops.convert_to_tensor(inputs)
+
+
+def apply_layer(layer_class: type, args: dict) -> Any:
+    """Builds and calls a layer from a functional form's arguments (its locals()): `inputs` is what the layer is
+    called on, `name` also opens its variable scope and `reuse` (if any) reuses that scope's variables."""
+    args = dict(args)
+    inputs = args.pop("inputs")
+    reuse = args.pop("reuse", None)
+    return layer_class(**args, _reuse=reuse, _scope=args.get("name"))(inputs)

@@ -14,7 +14,10 @@ _ZEROS = init_ops.zeros_initializer()
 
 
 class _Conv(Layer):
-    """Shared argument handling of the 2-D convolution layers."""
+    """Shared argument handling of the convolution layers; `_rank` is the number of spatial axes."""
+
+    _rank = 2
+    _formats = ("NHWC", "NCHW")
 
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                  data_format: str = "channels_last", dilation_rate: Any = (1, 1),
@@ -27,24 +30,34 @@ class _Conv(Layer):
         if self.filters <= 0:
             raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. "
                              f"Received filters={filters}.")
-        self.kernel_size = normalize_tuple(kernel_size, 2, "kernel_size")
-        self.strides = normalize_tuple(strides, 2, "strides")
+        rank = self._rank
+        self.kernel_size = normalize_tuple(kernel_size, rank, "kernel_size")
+        self.strides = normalize_tuple(strides, rank, "strides")
         self.padding = normalize_padding(padding)
         self.data_format = data_format
-        self.op_format = op_data_format(data_format)
-        self.dilation_rate = normalize_tuple(dilation_rate, 2, "dilation_rate")
+        self.op_format = self._formats[0] if op_data_format(data_format) == "NHWC" else self._formats[1]
+        self.dilation_rate = normalize_tuple(dilation_rate, rank, "dilation_rate")
         self.activation = activation
         self.use_bias = use_bias
         self.bias_initializer, self.bias_regularizer, self.bias_constraint = (bias_initializer, bias_regularizer,
                                                                               bias_constraint)
 
     def _in_channels(self, input_shape: Any) -> int:
-        if input_shape.ndims != 4:
-            raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected ndim=4, "
-                             f"found ndim={input_shape.ndims}. Full shape received: {input_shape}")
-        c = input_shape.as_list()[3 if self.op_format == "NHWC" else 1]
+        ndim = self._rank + 2
+        if input_shape.ndims is not None and input_shape.ndims < ndim:
+            # TF's Conv InputSpec has min_ndim; more leading batch axes than one are not supported here.
+            raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected "
+                             f"min_ndim={ndim}, found ndim={input_shape.ndims}. Full shape received: {input_shape}")
+        if input_shape.ndims != ndim:
+            raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected "
+                             f"ndim={ndim}, found ndim={input_shape.ndims}. Full shape received: {input_shape}")
+        axis = -1 if self.op_format == self._formats[0] else 1
+        c = input_shape.as_list()[axis]
         if c is None:
-            raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
+            shown = ", ".join("?" if d is None else str(d) for d in input_shape.as_list())
+            raise ValueError(f"The channel dimension of the inputs should be defined. The input_shape received is "
+                             f"({shown}), where axis {axis} (0-based) is the channel dimension, which found to be "
+                             f"`None`.")
         return c
 
     def _build_bias(self) -> None:
@@ -61,7 +74,7 @@ class _Conv(Layer):
         return outputs
 
     def _window4(self, pair: tuple) -> list:
-        return [1, *pair, 1] if self.op_format == "NHWC" else [1, 1, *pair]
+        return [1, *pair, 1] if self.op_format == self._formats[0] else [1, 1, *pair]
 
 
 class Conv2D(_Conv):
@@ -156,9 +169,9 @@ class Conv2DTranspose(_Conv):
                  activity_regularizer: Optional[Callable] = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, trainable: bool = True, name: Optional[str] = None,
                  **kwargs: Any) -> None:
-        super().__init__(filters, kernel_size, strides, padding, data_format, (1, 1), activation, use_bias,
-                         bias_initializer, bias_regularizer, bias_constraint, activity_regularizer, trainable, name,
-                         **kwargs)
+        super().__init__(filters, kernel_size, strides, padding, data_format, (1,) * self._rank, activation,
+                         use_bias, bias_initializer, bias_regularizer, bias_constraint, activity_regularizer,
+                         trainable, name, **kwargs)
         self.kernel_initializer, self.kernel_regularizer, self.kernel_constraint = (kernel_initializer,
                                                                                     kernel_regularizer,
                                                                                     kernel_constraint)

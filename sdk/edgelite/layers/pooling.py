@@ -10,21 +10,26 @@ from .base import Layer, normalize_padding, normalize_tuple, op_data_format
 
 
 class _Pooling2D(Layer):
+    """Pooling over the spatial axes; `_rank` is their number and `_formats` the op's channels-last/first names."""
+
     _op: Any = None
+    _rank = 2
+    _formats = ("NHWC", "NCHW")
 
     def __init__(self, pool_size: Any, strides: Any, padding: str = "valid", data_format: str = "channels_last",
                  name: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__(name=name, **kwargs)
-        self.pool_size = normalize_tuple(pool_size, 2, "pool_size")
-        self.strides = normalize_tuple(strides if strides is not None else pool_size, 2, "strides")
+        self.pool_size = normalize_tuple(pool_size, self._rank, "pool_size")
+        self.strides = normalize_tuple(strides if strides is not None else pool_size, self._rank, "strides")
         self.padding = normalize_padding(padding)
         self.data_format = data_format
-        self.op_format = op_data_format(data_format)
+        self.op_format = self._formats[0] if op_data_format(data_format) == "NHWC" else self._formats[1]
 
     def call(self, inputs: Any) -> Any:
         """One pooling op over the spatial axes."""
-        window = [1, *self.pool_size, 1] if self.op_format == "NHWC" else [1, 1, *self.pool_size]
-        strides = [1, *self.strides, 1] if self.op_format == "NHWC" else [1, 1, *self.strides]
+        last = self.op_format == self._formats[0]
+        window = [1, *self.pool_size, 1] if last else [1, 1, *self.pool_size]
+        strides = [1, *self.strides, 1] if last else [1, 1, *self.strides]
         return type(self)._op(inputs, ksize=window, strides=strides, padding=self.padding,
                               data_format=self.op_format)
 
