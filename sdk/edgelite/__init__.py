@@ -205,6 +205,9 @@ from edgelite import feature_column  # noqa: F401,E402
 from edgelite.ops.table_initializers import initialize_all_tables, tables_initializer  # noqa: F401,E402
 # --- tf.lookup (hash and vocabulary tables) ---
 from edgelite import lookup  # noqa: F401,E402
+# --- tf.signal / tf.spectral FFTs and their TF1 top-level aliases ---
+from edgelite import signal, spectral  # noqa: F401,E402
+from edgelite.ops.fft_ops import fft, fft2d, fft3d, ifft, ifft2d, ifft3d  # noqa: F401,E402
 from edgelite import io  # noqa: F401,E402
 from edgelite import io as python_io  # noqa: F401,E402
 from edgelite.io import gfile  # noqa: F401,E402

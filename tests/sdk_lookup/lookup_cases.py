@@ -93,7 +93,8 @@ def error_duplicate_key(tf: Any, path: str) -> tuple:
 def error_empty_line(tf: Any, path: str) -> tuple:
     with open(path, "w") as f:
         f.write("apple\t3\nbanana\t5\n\ncherry\t7\n")
-    return tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 1), -1).initializer, None
+    init = tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 1)
+    return tf.lookup.StaticHashTable(init, -1).initializer, None
 
 
 def error_vocab_size_too_large(tf: Any, path: str) -> tuple:
@@ -104,7 +105,8 @@ def error_vocab_size_too_large(tf: Any, path: str) -> tuple:
 
 def error_too_few_columns(tf: Any, path: str) -> tuple:
     write_vocab(path)
-    return tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 5), -1).initializer, None
+    init = tf.lookup.TextFileInitializer(path, tf.string, 0, tf.int64, 5)
+    return tf.lookup.StaticHashTable(init, -1).initializer, None
 
 
 def error_key_dtype(tf: Any, path: str) -> tuple:
