@@ -67,3 +67,39 @@ ERROR_CASES = [
     ("separable_conv1d_unknown_channels", [1, 5, None],
      lambda tf, x: tf.layers.separable_conv1d(x, 2, 2)),
 ]
+
+
+def spec_layer(tf, **spec: object):
+    """A Layer subclass whose input_spec is InputSpec(**spec); its call doubles the input."""
+
+    class SpecLayer(tf.layers.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.input_spec = tf.layers.InputSpec(**spec)
+
+        def call(self, inputs):
+            return inputs * 2.0
+
+    return SpecLayer()
+
+
+# InputSpec on a layer: (name, input shape, dtype name, spec kwargs); TF's error (or none) is recorded.
+SPEC_CASES = [
+    ("ndim", [2, 3], "float32", {"ndim": 3}),
+    ("min_ndim", [2, 3], "float32", {"min_ndim": 3}),
+    ("max_ndim", [2, 3, 4], "float32", {"max_ndim": 2}),
+    ("axes", [2, 3], "float32", {"axes": {-1: 4}}),
+    ("axes_unknown_dim_ok", [None, 3, 5], "float32", {"axes": {1: 3}, "min_ndim": 2}),
+    ("shape", [2, 3], "float32", {"shape": (None, 4)}),
+    ("shape_ok", [2, 3], "float32", {"shape": (None, 3)}),
+    ("dtype", [2, 3], "float32", {"dtype": "float64"}),
+    ("dtype_ok", [2, 3], "float64", {"dtype": "float64", "ndim": 2}),
+]
+
+# InputSpec constructor arguments whose repr() / get_config() / errors are recorded.
+SPEC_REPRS = [
+    {"ndim": 3, "axes": {-1: 4}},
+    {"dtype": "float32", "shape": (None, 3)},
+    {"min_ndim": 2, "max_ndim": 4, "axes": {"-1": 3}},
+    {"ndim": 2, "axes": {3: 1}},
+]

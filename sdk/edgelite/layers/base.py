@@ -8,6 +8,8 @@ from edgelite.framework import dtypes, ops
 from edgelite.ops import array_ops, math_ops
 from edgelite.ops import variable_scope as vs
 
+from .input_spec import assert_input_compatibility
+
 
 def to_snake_case(name: str) -> str:
     """'BatchNormalization' -> 'batch_normalization', 'Conv2D' -> 'conv2d' (TF's layer base names)."""
@@ -53,6 +55,9 @@ class Layer:
     unnamed layers become 'dense', 'dense_1', ... and their variables 'dense/kernel'; later calls reuse
     the scope and its variables.
     """
+
+    # An InputSpec (or list of them) checked on every call; subclasses set it in __init__.
+    input_spec: Any = None
 
     def __init__(self, trainable: bool = True, name: Optional[str] = None, dtype: Any = None,
                  activity_regularizer: Optional[Callable] = None, _reuse: Optional[bool] = None,
@@ -175,6 +180,8 @@ class Layer:
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         self._set_scope()
         inputs = _to_tensors(inputs)
+        if self.input_spec is not None:
+            assert_input_compatibility(self.input_spec, inputs, self.name)
         if self._dtype is None:
             first = inputs[0] if isinstance(inputs, (list, tuple)) else inputs
             self._dtype = first.dtype.base_dtype if first.dtype.is_floating else dtypes.float32
