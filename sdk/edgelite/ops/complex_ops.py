@@ -14,7 +14,7 @@ from edgelite.ops import math_ops
 
 _COMPLEX = [dtypes.complex64, dtypes.complex128]
 _REAL = [dtypes.float32, dtypes.float64]
-_PARTS = {"Real": np.real, "Imag": np.imag, "Angle": np.angle}
+_PARTS = {"Real": np.real, "Imag": np.imag, "Angle": np.angle, "ComplexAbs": np.abs}
 
 for _name, _fn in _PARTS.items():
     register_op(_name, inputs=["input: T"], outputs=["output: Tout"], attrs={"T": dtypes.complex64,
@@ -54,6 +54,16 @@ def _angle_grad(op: Any, grad: Any) -> Any:
     x = op.inputs[0]
     z = math_ops.reciprocal(complex(imag(x), real(x)))
     return -complex(grad, array_ops.zeros_like(grad)) * z
+
+
+@ops.RegisterGradient("ComplexAbs")
+def _complex_abs_grad(op: Any, grad: Any) -> Any:
+    """grad * x / |x|, and 0 where x is 0 (as TF's div_no_nan form)."""
+    x, magnitude = op.inputs[0], op.outputs[0]
+    nonzero = math_ops.greater(magnitude, 0)
+    safe = array_ops.where_v2(nonzero, magnitude, array_ops.ones_like(magnitude))
+    scale = array_ops.where_v2(nonzero, grad / safe, array_ops.zeros_like(grad))
+    return complex(scale * real(x), scale * imag(x))
 
 
 @ops.RegisterGradient("Complex")

@@ -81,7 +81,15 @@ def _scoped_unary(op_type: str, doc: str) -> Callable:
 
 
 negative = neg = _unary_wrapper("Neg", "Elementwise -x.")
-abs = _scoped_unary("Abs", "Elementwise |x|.")  # noqa: A001
+def abs(x: Any, name: Optional[str] = None) -> ops.Tensor:  # noqa: A001 - TF's name
+    """Elementwise |x|; the real magnitude (ComplexAbs) for complex x, as TF."""
+    with ops.name_scope(name, "Abs", [x]) as scope:
+        x = ops.convert_to_tensor(x, name="x")
+        if x.dtype.is_complex:
+            return ops.apply_op("ComplexAbs", [x], attrs={"Tout": x.dtype.real_dtype}, name=scope)
+        return ops.apply_op("Abs", [x], name=scope)
+
+
 sign = _unary_wrapper("Sign", "Elementwise sign (-1, 0, 1).")
 square = _unary_wrapper("Square", "Elementwise x * x.")
 sqrt = _unary_wrapper("Sqrt", "Elementwise square root.")
