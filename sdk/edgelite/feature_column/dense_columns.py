@@ -139,14 +139,8 @@ class ColumnState:
         return var
 
 
-class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", [
-        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from", "tensor_name_in_ckpt",
-        "max_norm", "trainable"])):
-    """A [num_buckets, dimension] table looked up with the categorical ids and combined per example."""
-
-    @property
-    def name(self) -> str:
-        return f"{self.categorical_column.name}_embedding"
+class _EmbeddingOfCategorical(DenseColumn):
+    """What embedding columns share: their input is the categorical column's ids, their output `dimension` wide."""
 
     @property
     def parse_example_spec(self) -> dict:
@@ -158,6 +152,16 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", [
 
     def transform_feature(self, cache: FeatureCache) -> IdWeightPair:
         return self.categorical_column.get_sparse_tensors(cache)
+
+
+class EmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("EmbeddingColumn", [
+        "categorical_column", "dimension", "combiner", "initializer", "ckpt_to_load_from", "tensor_name_in_ckpt",
+        "max_norm", "trainable"])):
+    """A [num_buckets, dimension] table looked up with the categorical ids and combined per example."""
+
+    @property
+    def name(self) -> str:
+        return f"{self.categorical_column.name}_embedding"
 
     def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
         from edgelite.feature_column.sequence_columns import refuse_sequence_input
@@ -175,7 +179,7 @@ class EmbeddingColumn(DenseColumn, collections.namedtuple("EmbeddingColumn", [
                                             name=f"{self.name}_weights", max_norm=self.max_norm)
 
 
-class SharedEmbeddingColumn(DenseColumn, collections.namedtuple("SharedEmbeddingColumn", [
+class SharedEmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("SharedEmbeddingColumn", [
         "categorical_column", "dimension", "combiner", "initializer", "shared_embedding_collection_name",
         "ckpt_to_load_from", "tensor_name_in_ckpt", "max_norm", "trainable"])):
     """An embedding whose table is shared by several columns: made once, then found in the graph collection
@@ -188,17 +192,6 @@ class SharedEmbeddingColumn(DenseColumn, collections.namedtuple("SharedEmbedding
     @property
     def scope_name(self) -> str:
         return self.shared_embedding_collection_name
-
-    @property
-    def parse_example_spec(self) -> dict:
-        return self.categorical_column.parse_example_spec
-
-    @property
-    def variable_shape(self) -> tuple:
-        return (self.dimension,)
-
-    def transform_feature(self, cache: FeatureCache) -> IdWeightPair:
-        return self.categorical_column.get_sparse_tensors(cache)
 
     def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
         pair = cache.get(self)
