@@ -43,8 +43,9 @@ class SparseTensorSpec(TensorSpec):
     """Type and static dense shape of a SparseTensor component of a dataset element."""
 
     def __repr__(self) -> str:
-        return f"SparseTensorSpec(TensorShape({self.shape.as_list() if self.shape.ndims is not None else None}), " \
-               f"{self.dtype!r})"
+        dims = None if self.shape.ndims is None else \
+            "[" + ", ".join(f"Dimension({d})" for d in self.shape.as_list()) + "]"
+        return f"SparseTensorSpec(TensorShape({dims}), {self.dtype!r})"
 
 
 def _np_dtype(dt: dtypes.DType) -> Any:
@@ -274,43 +275,60 @@ def _tensor_inputs(*xs: Any) -> list:
 
 
 # ---- sources --------------------------------------------------------------------------------------------------
-class TensorSliceDataset(DatasetV1):
-    def __init__(self, tensors: Any) -> None:
-        structure, flat = st.to_tensors(tensors)
-        if not flat:
-            raise ValueError("Invalid `tensors`: `tensors` must not be empty.")
-        for t in flat:
-            if t.shape.ndims == 0:
-                raise ValueError(f"Unbatching a tensor is only supported for rank >= 1: {t}")
-        super().__init__(structure, [t.dtype.base_dtype for t in flat],
-                         [t.shape[1:] if t.shape.ndims is not None else tensor_shape.unknown_shape() for t in flat])
+class _TensorSource(DatasetV1):
+    """A dataset made from given tensors and SparseTensors (their components are the dataset's inputs)."""
+
+    def __init__(self, tensors: Any, unbatched: bool) -> None:
+        structure, flat = st.to_tensors(tensors, allow_sparse=True)
+        specs = [st.leaf_spec(leaf) for leaf in flat]
+        if unbatched:
+            if not flat:
+                raise ValueError("Invalid `tensors`: `tensors` must not be empty.")
+            specs = [(dt, _unbatched_shape(shape, leaf), cls) for (dt, shape, cls), leaf in zip(specs, flat)]
+        super().__init__(structure, [s[0] for s in specs], [s[1] for s in specs], [s[2] for s in specs])
         self._tensors = flat
 
     def _inputs(self) -> list:
-        return list(self._tensors)
+        return [c for leaf in self._tensors for c in st.components(leaf)]
+
+    def _values(self, env: Env) -> list:
+        from edgelite.framework.sparse_tensor import SparseTensorValue
+        return [SparseTensorValue(*(np.asarray(env.value(c)) for c in st.components(leaf))) if st.is_sparse(leaf)
+                else np.asarray(env.value(leaf)) for leaf in self._tensors]
+
+
+def _unbatched_shape(shape: tensor_shape.TensorShape, leaf: Any) -> tensor_shape.TensorShape:
+    """A component's element shape once its first dimension is sliced off (rank 0 cannot be)."""
+    if shape.ndims == 0:
+        if st.is_sparse(leaf):
+            raise ValueError(f"Unbatching a sparse tensor is only supported for rank >= 1. Obtained input: {leaf}.")
+        raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+    return shape[1:] if shape.ndims is not None else tensor_shape.unknown_shape()
+
+
+class TensorSliceDataset(_TensorSource):
+    def __init__(self, tensors: Any) -> None:
+        super().__init__(tensors, unbatched=True)
 
     def _gen(self, env: Env) -> Iterator[list]:
-        values = [np.asarray(env.value(t)) for t in self._tensors]
-        n = values[0].shape[0]
+        from edgelite.ops.sparse_rows import split_rows
+        values = [split_rows(v, "from_tensor_slices") if _is_sparse_value(v) else v for v in self._values(env)]
+        n = len(values[0]) if isinstance(values[0], list) else values[0].shape[0]
         for v in values[1:]:
-            if v.shape[0] != n:
+            m = len(v) if isinstance(v, list) else v.shape[0]
+            if m != n:
                 raise errors.InvalidArgumentError(None, None, "Dimension 0 in both shapes must be equal, but are "
-                                                              f"{n} and {v.shape[0]}")
+                                                              f"{n} and {m}")
         for i in range(n):
-            yield [_row(v, i) for v in values]
+            yield [v[i] if isinstance(v, list) else _row(v, i) for v in values]
 
 
-class TensorDataset(DatasetV1):
+class TensorDataset(_TensorSource):
     def __init__(self, tensors: Any) -> None:
-        structure, flat = st.to_tensors(tensors)
-        super().__init__(structure, [t.dtype.base_dtype for t in flat], [t.shape for t in flat])
-        self._tensors = flat
-
-    def _inputs(self) -> list:
-        return list(self._tensors)
+        super().__init__(tensors, unbatched=False)
 
     def _gen(self, env: Env) -> Iterator[list]:
-        yield [np.asarray(env.value(t)) for t in self._tensors]
+        yield self._values(env)
 
 
 class RangeDataset(DatasetV1):
@@ -459,9 +477,9 @@ def _trace(ds: DatasetV1, fn: Callable, name: str, returns_dataset: bool = False
                           returns_dataset)
 
 
-def _dense_only(ds: DatasetV1, what: str) -> None:
-    if any(c is not ops.Tensor for c in ds._flat_classes):
-        raise TypeError(f"{what} of a dataset with SparseTensor components is not supported by edgelite")
+def _is_sparse_value(x: Any) -> bool:
+    from edgelite.framework.sparse_tensor import SparseTensorValue
+    return isinstance(x, SparseTensorValue)
 
 
 class MapDataset(_Unary):
@@ -542,22 +560,6 @@ def _stack(items: list, c: int, dt: dtypes.DType) -> np.ndarray:
     return out
 
 
-def _sparse_stack(parts: list) -> Any:
-    """Batch SparseTensorValues: a leading batch index on every index, dense shape [n] + the largest shape."""
-    from edgelite.framework.sparse_tensor import SparseTensorValue
-    ranks = {len(p.dense_shape) for p in parts}
-    if len(ranks) != 1:
-        raise errors.InvalidArgumentError(None, None, "Cannot batch SparseTensors of different ranks: "
-                                                      f"{sorted(ranks)}")
-    rank = ranks.pop()
-    indices = [np.concatenate([np.full((len(p.indices), 1), i, np.int64), np.asarray(p.indices, np.int64)
-                               .reshape(-1, rank)], axis=1) for i, p in enumerate(parts)]
-    shape = np.max(np.stack([np.asarray(p.dense_shape, np.int64) for p in parts]), axis=0) if parts else []
-    return SparseTensorValue(np.concatenate(indices).reshape(-1, rank + 1),
-                             np.concatenate([np.asarray(p.values) for p in parts]),
-                             np.concatenate([[len(parts)], shape]).astype(np.int64))
-
-
 class BatchDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1, batch_size: Any, drop_remainder: bool) -> None:
         size = _scalar_int(batch_size, "batch_size")
@@ -582,7 +584,8 @@ class BatchDataset(_Unary):
             yield items
 
     def _stacked(self, items: list) -> list:
-        return [_stack(items, c, dt) if cls is ops.Tensor else _sparse_stack([it[c] for it in items])
+        from edgelite.ops.sparse_rows import stack_rows
+        return [_stack(items, c, dt) if cls is ops.Tensor else stack_rows([it[c] for it in items])
                 for c, (dt, cls) in enumerate(zip(self._flat_types, self._flat_classes))]
 
     def _gen(self, env: Env) -> Iterator[list]:
@@ -605,7 +608,11 @@ class BatchDataset(_Unary):
 class PaddedBatchDataset(BatchDataset):
     def __init__(self, input_dataset: DatasetV1, batch_size: Any, padded_shapes: Any, padding_values: Any,
                  drop_remainder: bool) -> None:
-        _dense_only(input_dataset, "padded_batch")
+        for spec in st.flatten(input_dataset.element_spec):
+            if type(spec) is not TensorSpec:
+                raise TypeError("`padded_batch` is only supported for datasets that produce tensor elements but "
+                                "type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{spec}`.")
         super().__init__(input_dataset, batch_size, drop_remainder)
         n = len(input_dataset._flat_types)
         if padded_shapes is None:
@@ -652,18 +659,31 @@ class PaddedBatchDataset(BatchDataset):
 
 class UnbatchDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1) -> None:
-        _dense_only(input_dataset, "unbatch")
-        for s in input_dataset._flat_shapes:
+        for s, c in zip(input_dataset._flat_shapes, input_dataset._flat_classes):
             if s.ndims == 0:
-                raise ValueError("Cannot unbatch an input with scalar components.")
+                raise ValueError("Unbatching a sparse tensor is only supported for rank >= 1." if c is not ops.Tensor
+                                 else "Cannot unbatch an input with scalar components.")
+        known = tensor_shape.Dimension(None)
+        for s in input_dataset._flat_shapes:
+            if s.ndims:
+                if not known.is_compatible_with(s[0]):
+                    raise ValueError("`unbatch()` is only supported for datasets of elements whose components have a "
+                                     f"matching leading dimension. Encountered both {known} and {s[0]}.")
+                known = known.merge_with(s[0])
         super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
                          [s[1:] if s.ndims is not None else s for s in input_dataset._flat_shapes])
 
     def _gen(self, env: Env) -> Iterator[list]:
+        from edgelite.ops.sparse_rows import split_rows
         for element in self._input._gen(env):
-            n = np.asarray(element[0]).shape[0]
-            for i in range(n):
-                yield [_row(np.asarray(c), i) for c in element]
+            parts = [split_rows(c, "unbatch") if _is_sparse_value(c) else np.asarray(c) for c in element]
+            sizes = {len(p) if isinstance(p, list) else p.shape[0] for p in parts}
+            if len(sizes) > 1:
+                raise errors.InvalidArgumentError(None, None, "Input element must have the same batch size in each "
+                                                              f"component. Component 0 had size {min(sizes)} but "
+                                                              f"component 1 had size {max(sizes)}.")
+            for i in range(sizes.pop() if sizes else 0):
+                yield [p[i] if isinstance(p, list) else _row(p, i) for p in parts]
 
 
 class ShuffleDataset(_Unary):

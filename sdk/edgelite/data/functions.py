@@ -19,9 +19,12 @@ def _arg(graph: FuncGraph, i: int, dt: Any, shape: Any, cls: type) -> Any:
         return graph.add_input(dt, shape, f"arg{i}")
     from edgelite.framework.sparse_tensor import SparseTensor
     rank = shape.ndims
-    return SparseTensor(graph.add_input(dtypes.int64, [None, rank], f"arg{i}_indices"),
-                        graph.add_input(dt, [None], f"arg{i}_values"),
-                        graph.add_input(dtypes.int64, [rank], f"arg{i}_dense_shape"))
+    sp = SparseTensor(graph.add_input(dtypes.int64, [None, rank], f"arg{i}_indices"),
+                      graph.add_input(dt, [None], f"arg{i}_values"),
+                      graph.add_input(dtypes.int64, [rank], f"arg{i}_dense_shape"))
+    if rank is not None:
+        sp.set_shape(shape)
+    return sp
 
 
 class TracedFunction:

@@ -65,9 +65,8 @@ def to_tensors(value: Any, allow_sparse: bool = False) -> Tuple[Any, List[Any]]:
 def leaf_spec(leaf: Any) -> Tuple[Any, Any, type]:
     """(dtype, static dense shape, class) of a Tensor or SparseTensor leaf."""
     if is_sparse(leaf):
-        from edgelite.framework import tensor_util
         from edgelite.framework.sparse_tensor import SparseTensor
-        return leaf.values.dtype.base_dtype, tensor_util.constant_value_as_shape(leaf.dense_shape), SparseTensor
+        return leaf.values.dtype.base_dtype, leaf.shape, SparseTensor
     return leaf.dtype.base_dtype, leaf.shape, ops.Tensor
 
 

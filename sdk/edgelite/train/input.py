@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from edgelite.framework import dtypes, ops, tensor_shape
+from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue, as_sparse
 from edgelite.ops import array_ops, math_ops, random_ops, state_ops, variables
 from edgelite.ops.queue_ops import FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue
+from edgelite.ops.sparse_tensors_map_ops import add_sparse_to_tensors_map, take_many_sparse_from_tensors_map
 
 from .queue_runner import QueueRunner, add_queue_runner
 
@@ -115,6 +117,46 @@ def _flatten(tensors: Any) -> list:
     return [tensors]
 
 
+def _parts(t: Any) -> list:
+    """The dense tensors of a batcher input (a SparseTensor's three components)."""
+    return [t.indices, t.values, t.dense_shape] if isinstance(t, (SparseTensor, SparseTensorValue)) else [t]
+
+
+def _store_sparse(flat_all: list, enqueue_many: bool) -> tuple:
+    """Each SparseTensor input replaced by its handle(s) in a SparseTensorsMap (shape [1] per element, as TF
+    enqueues them), the lists of a join sharing one map; with (storing op, dtype, element rank) per position."""
+    info: list = [None] * len(flat_all[0])
+    out = []
+    for fl in flat_all:
+        stored = []
+        for i, t in enumerate(fl):
+            if not isinstance(t, (SparseTensor, SparseTensorValue)):
+                stored.append(ops.convert_to_tensor(t))
+                continue
+            t = as_sparse(t)
+            handle = add_sparse_to_tensors_map(t, enqueue_many, shared_name=info[i][0].name if info[i] else None)
+            if info[i] is None:
+                rank = t.dense_shape.shape[0].value
+                info[i] = (handle.op, t.dtype.base_dtype, None if rank is None else rank - int(enqueue_many))
+            stored.append(array_ops.reshape(handle, [-1, 1] if enqueue_many else [1]))
+        out.append(stored)
+    return out, info
+
+
+def _restore_sparse(dequeued: Any, info: list) -> Any:
+    """The dequeued handles of SparseTensor positions turned back into minibatch SparseTensors."""
+    if not any(info):
+        return dequeued
+    single = not isinstance(dequeued, list)
+    items = [dequeued] if single else list(dequeued)
+    for i, entry in enumerate(info):
+        if entry is not None:
+            map_op, dtype, rank = entry
+            items[i] = take_many_sparse_from_tensors_map(map_op, array_ops.squeeze(items[i], [1]), dtype,
+                                                         None if rank is None else rank + 1)
+    return items[0] if single else items
+
+
 def _restore(original: Any, dequeued: Any) -> Any:
     """The dequeued tensors in the caller's structure (a dict comes back as a dict)."""
     if isinstance(original, dict):
@@ -168,10 +210,10 @@ def _batch(tensors_list: list, original: Any, batch_size: Any, keep_input: Any, 
            enqueue_many: bool, shapes: Any, dynamic_pad: bool, allow_smaller_final_batch: bool,
            shared_name: Optional[str], name: Optional[str], default: str, shuffle: Optional[tuple] = None) -> Any:
     flat_all = [_flatten(t) for t in tensors_list]
-    with ops.name_scope(name, default, [t for fl in flat_all for t in fl]) as scope:
-        flat_all = [[ops.convert_to_tensor(t) for t in fl] for fl in flat_all]
+    with ops.name_scope(name, default, [c for fl in flat_all for t in fl for c in _parts(t)]) as scope:
         if any(len(fl) != len(flat_all[0]) for fl in flat_all):
             raise ValueError("Expected all tensor lists to have the same number of tensors")
+        flat_all, sparse_info = _store_sparse(flat_all, enqueue_many)
         types = [t.dtype.base_dtype for t in flat_all[0]]
         shape_list = _shapes(flat_all, shapes, enqueue_many)
         keep = None if keep_input is None else _keep_mask(keep_input, enqueue_many)
@@ -189,7 +231,8 @@ def _batch(tensors_list: list, original: Any, batch_size: Any, keep_input: Any, 
                 queue = FIFOQueue(capacity=capacity, dtypes=types, shapes=shape_list, shared_name=shared_name)
             _fill_summary(f"fraction_of_{capacity}_full", queue.size(), capacity)
         _enqueue(queue, flat_all, num_threads, enqueue_many, keep)
-        return _restore(original, _dequeue(queue, batch_size, allow_smaller_final_batch, scope))
+        dequeued = _dequeue(queue, batch_size, allow_smaller_final_batch, scope)
+        return _restore(original, _restore_sparse(dequeued, sparse_info))
 
 
 def batch(tensors: Any, batch_size: Any, num_threads: int = 1, capacity: int = 32, enqueue_many: bool = False,
