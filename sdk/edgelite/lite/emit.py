@@ -94,6 +94,8 @@ def serialize(g: ir.Graph) -> bytes:
         table = {"opcode_index": code_index,
                  "inputs": [-1 if t is None else position[id(t)] for t in op.inputs],
                  "outputs": [position[id(t)] for t in op.outputs]}
+        if op.intermediates:
+            table["intermediates"] = [position[id(t)] for t in op.intermediates]
         if op.options is not None:
             table["builtin_options"] = (op.options[0], {k: v for k, v in op.options[1].items() if v is not None})
         operators.append(table)

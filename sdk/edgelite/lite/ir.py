@@ -75,6 +75,7 @@ class Op:
     options: Optional[tuple] = None
     custom_code: Optional[str] = None
     source: str = ""
+    intermediates: list = field(default_factory=list)  # tensors a kernel reads parameters from (integer LSTM)
 
     def option(self, name: str, default: object = None) -> object:
         """A field of the option table."""
@@ -126,7 +127,7 @@ class Graph:
         for t in self.inputs:
             seen.setdefault(id(t), t)
         for op in self.ops:
-            for t in list(op.inputs) + list(op.outputs):
+            for t in list(op.inputs) + list(op.outputs) + list(op.intermediates):
                 if t is not None:
                     seen.setdefault(id(t), t)
         for t in self.outputs:

@@ -453,6 +453,12 @@ def _resize_nearest(op: ir.Op) -> int:
     return 2 if _t(op, 0) == I8 else 1
 
 
+@_rule("REVERSE_V2")
+def _reverse_v2(op: ir.Op) -> int:
+    i = _t(op, 0)
+    return 3 if i == I8 else 2 if i == BOOL else 1
+
+
 @_rule("SIN", "COS")
 def _trig(op: ir.Op) -> int:
     return 2 if _t(op, 0) == F16 else 1
@@ -509,6 +515,7 @@ _RUNTIME = {
     "SOFTMAX": ["1.5.0", "1.14.0", "2.3.0", "2.23.0"],
     "SPLIT": ["1.5.0", "1.14.0", "1.14.0", "2.3.0"], "SPLIT_V": ["1.13.1", "2.3.0"],
     "SQUARED_DIFFERENCE": ["1.13.1", "2.5.0"], "SQUARE": ["1.12.0"], "SQUEEZE": ["1.6.0", "2.5.0"],
+    "REVERSE_V2": ["1.14.0", "2.2.0", "2.5.0"],
     "STRIDED_SLICE": ["1.6.0", "1.14.0", "2.1.0", "2.2.0", "2.5.0", "2.6.0", "2.14.0", "2.14.0"],
     "SUB": ["1.6.0", "1.14.0", "2.3.0", "2.4.0", "2.4.0"],
     "SUM": ["1.10.0", "1.15.0"],

@@ -23,7 +23,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from edgelite.lite import emit, ir, quant_math, schema
+from edgelite.lite import emit, ir, lstm_quantize, quant_math, schema
 from edgelite.lite.ir import QuantParams
 
 # op -> (weights input, output-channel axis of the weights or None for per tensor, bias input, data input)
@@ -33,7 +33,7 @@ _WEIGHTED = {"CONV_2D": (1, 0, 2, 0), "DEPTHWISE_CONV_2D": (1, 3, 2, 0), "FULLY_
 _SAME_SCALE = {"RESHAPE": 0, "SQUEEZE": 0, "EXPAND_DIMS": 0, "MAX_POOL_2D": 0, "AVERAGE_POOL_2D": 0, "PAD": 0,
                "PADV2": 0, "TRANSPOSE": 0, "STRIDED_SLICE": 0, "SLICE": 0, "GATHER": 0, "SPLIT": 1, "SPLIT_V": 0,
                "UNPACK": 0, "TILE": 0, "DEPTH_TO_SPACE": 0, "SPACE_TO_DEPTH": 0, "RESIZE_NEAREST_NEIGHBOR": 0,
-               "RESIZE_BILINEAR": 0,
+               "RESIZE_BILINEAR": 0, "REVERSE_V2": 0,
                "REDUCE_MAX": 0, "REDUCE_MIN": 0}
 _MULTI_SAME = {"CONCATENATION", "PACK", "MAXIMUM", "MINIMUM"}
 _FIXED = {
@@ -47,7 +47,7 @@ _INT8_OPS = frozenset({
     "CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "TRANSPOSE_CONV", "ADD", "SUB", "MUL", "AVERAGE_POOL_2D",
     "MAX_POOL_2D", "SOFTMAX", "LOGISTIC", "TANH", "RELU", "RELU6", "RELU_N1_TO_1", "LEAKY_RELU", "HARD_SWISH",
     "LOG_SOFTMAX", "L2_NORMALIZATION", "MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN", "ARG_MAX", "ARG_MIN",
-    "SQUARED_DIFFERENCE", "BATCH_MATMUL",
+    "SQUARED_DIFFERENCE", "BATCH_MATMUL", lstm_quantize.CODE,
 }) | frozenset(_SAME_SCALE) | frozenset(_MULTI_SAME)
 _INT16_OPS = frozenset({
     "CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD", "SUB", "MUL", "AVERAGE_POOL_2D", "MAX_POOL_2D",
@@ -151,8 +151,8 @@ class _Scheme:
 class _Rewriter:
     """Rewrites a graph op by op: quantized ops get integer tensors, the rest float, with conversions between."""
 
-    def __init__(self, g: ir.Graph, scheme: _Scheme) -> None:
-        self.g, self.s = g, scheme
+    def __init__(self, g: ir.Graph, scheme: _Scheme, ranges: Optional[dict] = None) -> None:
+        self.g, self.s, self.ranges = g, scheme, ranges or {}
         self.ops: list = []
         self.views: dict = {}
 
@@ -195,6 +195,9 @@ class _Rewriter:
     def quantized_op(self, op: ir.Op) -> None:
         """Give an op integer inputs, weights, bias and outputs."""
         s = self.s
+        if op.code == lstm_quantize.CODE:
+            lstm_quantize.rewrite(self, op, self.ranges)
+            return
         inputs = list(op.inputs)
         w_idx, axis, b_idx, x_idx = _WEIGHTED.get(op.code, (None, None, None, None))
         data_idx = _SAME_SCALE.get(op.code)
@@ -264,13 +267,15 @@ def _choose(g: ir.Graph, s: _Scheme, has_range: Callable) -> tuple:
             continue
         w_idx = _WEIGHTED.get(op.code, (None,))[0]
         ok = op.code in s.ops and (w_idx is None or op.inputs[w_idx].is_const)
+        ok = ok and (op.code != lstm_quantize.CODE or lstm_quantize.integer_ready(op))
         ok = ok and all(has_range(t) for t in floats if not (t in op.outputs and op.code in s.fixed))
         (chosen if ok else refused).append(op)
     return chosen, refused
 
 
-def _rewrite(g: ir.Graph, s: _Scheme, chosen: list, input_type: str, output_type: str) -> None:
-    rw = _Rewriter(g, s)
+def _rewrite(g: ir.Graph, s: _Scheme, chosen: list, input_type: str, output_type: str,
+             ranges: Optional[dict] = None) -> None:
+    rw = _Rewriter(g, s, ranges)
     for t in g.inputs:
         if not _is_float(t) or input_type == "float32":
             continue
@@ -301,7 +306,8 @@ def _rewrite(g: ir.Graph, s: _Scheme, chosen: list, input_type: str, output_type
 
 def _shared_concat_params(g: ir.Graph, chosen: list, params: Callable, fixed: dict) -> dict:
     """Concatenated tensors take the concatenation's parameters where their producer lets them choose
-    (as TFLite's quantizer does), so no requantization is needed; the output range covers the inputs'."""
+    (as TFLite's quantizer does), so no requantization is needed; the output range covers the inputs'.
+    A REVERSE_V2 in between (a bidirectional RNN's backward output) passes them on to its input's producer."""
     chosen_ids = {id(op) for op in chosen}
     shared: dict = {}
     for op in chosen:
@@ -310,6 +316,10 @@ def _shared_concat_params(g: ir.Graph, chosen: list, params: Callable, fixed: di
         q = params(op.outputs[0])
         for t in op.inputs:
             producer = g.producer(t) if _is_activation(t) else None
+            while (producer is not None and producer.code == "REVERSE_V2" and id(producer) in chosen_ids
+                   and len(g.consumers(t)) == 1 and not g.is_output(t)):
+                t = producer.inputs[0]
+                producer = g.producer(t)
             if (producer is None or id(producer) not in chosen_ids or producer.code in fixed
                     or producer.code in _SAME_SCALE or producer.code in _MULTI_SAME or id(t) in shared):
                 continue
@@ -343,7 +353,8 @@ def full_integer(g: ir.Graph, ranges: dict, int16: bool, input_type: Any, output
         listed = ", ".join(sorted({op.code for op in refused}))
         raise ValueError(f"Quantization not yet supported for op(s): {listed}. They cannot be left in float "
                          f"because target_spec.supported_ops does not include TFLITE_BUILTINS.")
-    _rewrite(g, s, chosen, np.dtype(input_type.as_numpy_dtype).name, np.dtype(output_type.as_numpy_dtype).name)
+    _rewrite(g, s, chosen, np.dtype(input_type.as_numpy_dtype).name, np.dtype(output_type.as_numpy_dtype).name,
+             ranges)
 
 
 def legacy_uint8(g: ir.Graph, stats: Optional[list], default_ranges: Any, input_type: Any,
