@@ -297,7 +297,8 @@ def _dec(op, **kw):
 _ACCURATE = {"dct_method": "INTEGER_ACCURATE"}
 
 CODEC_CASES = [
-    # TF's default DCT is libjpeg's ifast; Pillow decodes with islow (= INTEGER_ACCURATE): measured within 5.
+    # Levels are the Pillow fallback's (test_jpeg_tf has the simplejpeg cases, all exact): TF's default DCT is
+    # libjpeg's ifast, Pillow's is islow (= INTEGER_ACCURATE), measured within 5.
     ("jpeg_default", _dec("decode_jpeg"), "smooth.jpg", 5),
     ("jpeg_accurate", _dec("decode_jpeg", **_ACCURATE), "smooth.jpg", 0),
     ("jpeg_noise_accurate", _dec("decode_jpeg", **_ACCURATE), "noise444.jpg", 0),

@@ -1,8 +1,6 @@
-"""Image file codecs for the decode_*/encode_* ops: Pillow (libjpeg-turbo, zlib) plus a small PNG reader and
-writer in numpy for what Pillow cannot do exactly (16-bit colour PNGs, TF's channel conversions).
-
-JPEG decoding is libjpeg's islow DCT with fancy upsampling, equal to TensorFlow's dct_method
-"INTEGER_ACCURATE"; TF's default ("" = INTEGER_FAST) and fancy_upscaling=False differ by a few levels.
+"""Image file codecs for the decode_*/encode_* ops: Pillow (zlib, GIF, BMP, WebP) plus a small PNG reader and
+writer in numpy for what Pillow cannot do exactly (16-bit colour PNGs, TF's channel conversions). JPEG is in
+jpeg_codec.
 """
 from __future__ import annotations
 
@@ -13,24 +11,11 @@ from typing import Any, Optional
 
 import numpy as np
 
-from edgelite.framework import errors
+from .codec_common import invalid as _invalid, pil
+from . import jpeg_codec
 
 _PNG_SIG = b"\x89PNG\r\n\x1a\n"
 _UNKNOWN = "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP required."
-
-
-def _invalid(message: str) -> errors.InvalidArgumentError:
-    return errors.InvalidArgumentError(None, None, message)
-
-
-def pil() -> Any:
-    """PIL.Image, or ImportError saying how to get it."""
-    try:
-        from PIL import Image
-    except ImportError:
-        raise ImportError("edgelite.image's JPEG/GIF/BMP codecs need Pillow: pip install 'edgelite[image]' "
-                          "(or pip install pillow)") from None
-    return Image
 
 
 def sniff(data: bytes) -> Optional[str]:
@@ -202,71 +187,6 @@ def encode_png(image: np.ndarray, compression: int) -> bytes:
     return _PNG_SIG + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw, compression)) + chunk(b"IEND", b"")
 
 
-# ------------------------------------------------------------------------------------------------ JPEG
-
-def _jpeg_image(data: bytes, channels: int, ratio: int) -> Any:
-    image_mod = pil()
-    try:
-        img = image_mod.open(io.BytesIO(data))
-        if channels == 1 or (channels == 0 and img.mode == "L"):
-            mode = "L"
-        else:
-            mode = "RGB"
-        w, h = img.size
-        # Pillow picks the largest libjpeg scale 1/k with k <= min(w // width, h // height)
-        img.draft(mode, (max(w // ratio, 1), max(h // ratio, 1)))
-        img.load()
-    except Exception:  # noqa: BLE001 - libjpeg's failures are all TF's one message
-        raise _invalid("jpeg::Uncompress failed. Invalid JPEG data or crop window.") from None
-    return img
-
-
-def decode_jpeg(data: bytes, channels: int, ratio: int, crop: Optional[np.ndarray] = None) -> np.ndarray:
-    """[h, w, c] uint8 of a JPEG, scaled down by ratio (1, 2, 4, 8) and optionally cropped to [y, x, h, w]."""
-    if ratio not in (1, 2, 4, 8):
-        raise _invalid("ratio must be 1, 2, 4, or 8, got " + str(ratio))
-    img = _jpeg_image(data, channels, ratio)
-    arr = np.asarray(img)
-    arr = arr[..., None] if arr.ndim == 2 else arr
-    if channels == 3 and arr.shape[-1] == 1:
-        arr = np.repeat(arr, 3, axis=-1)
-    if crop is not None:
-        y, x, ch, cw = (int(v) for v in crop)
-        if y < 0 or x < 0 or ch <= 0 or cw <= 0 or y + ch > arr.shape[0] or x + cw > arr.shape[1]:
-            raise _invalid("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
-        arr = arr[y:y + ch, x:x + cw]
-    return np.ascontiguousarray(arr)
-
-
-def jpeg_shape(data: bytes) -> np.ndarray:
-    """[height, width, channels] from a JPEG's header, without decoding."""
-    if sniff(data) != "jpeg":
-        raise _invalid(f"Invalid JPEG data, size {len(data)}")
-    try:
-        img = pil().open(io.BytesIO(data))
-    except Exception:  # noqa: BLE001
-        raise _invalid(f"Invalid JPEG data, size {len(data)}") from None
-    return np.array([img.size[1], img.size[0], len(img.getbands())])
-
-
-def encode_jpeg(image: np.ndarray, fmt: str, quality: int, progressive: bool, optimize_size: bool,
-                chroma_downsampling: bool, density_unit: str, x_density: int, y_density: int) -> bytes:
-    """A baseline (or progressive) JPEG of [h, w, 1 or 3] uint8 pixels at the given quality."""
-    if image.ndim != 3:
-        raise _invalid(f"image must be 3-dimensional{list(image.shape)}")
-    c = image.shape[-1]
-    want = {"": c, "grayscale": 1, "rgb": 3}[fmt]
-    if c not in (1, 3) or want != c:
-        raise _invalid(f"image must have 1 or 3 channels, got {list(image.shape)}" if c not in (1, 3) else
-                       f"format {fmt} does not match the image's {c} channels")
-    img = pil().fromarray(image[..., 0] if c == 1 else image, "L" if c == 1 else "RGB")
-    out = io.BytesIO()
-    dpi = (x_density, y_density) if density_unit == "in" else (x_density * 2.54, y_density * 2.54)
-    img.save(out, "JPEG", quality=int(quality), progressive=progressive, optimize=optimize_size,
-             subsampling=2 if chroma_downsampling else 0, dpi=dpi)
-    return out.getvalue()
-
-
 # ---------------------------------------------------------------------------------------- GIF, BMP, any
 
 def decode_gif(data: bytes) -> np.ndarray:
@@ -330,8 +250,9 @@ def decode_webp(data: bytes, channels: int) -> np.ndarray:
 
 
 def decode_any(data: bytes, op: str, channels: int, dtype: Any, expand_animations: bool = True,
-               ratio: int = 1) -> np.ndarray:
-    """TensorFlow's DecodeImage dispatch: sniff the format, refuse what this op may not decode, then decode."""
+               jpeg: Optional[dict] = None) -> np.ndarray:
+    """TensorFlow's DecodeImage dispatch: sniff the format, refuse what this op may not decode, then decode
+    (jpeg: DecodeJpeg's ratio, fancy_upscaling, dct_method, try_recover_truncated; TF's defaults otherwise)."""
     kind = sniff(data)
     if kind is None:
         raise _invalid(_UNKNOWN)
@@ -343,7 +264,7 @@ def decode_any(data: bytes, op: str, channels: int, dtype: Any, expand_animation
         # every op but DecodeImage without expand_animations keeps WebP's frame dimension
         return _depth(out[0] if op == "DecodeImage" and not expand_animations else out, dtype)
     if kind == "jpeg":
-        out = decode_jpeg(data, channels, ratio)
+        out = jpeg_codec.decode_jpeg(data, channels, **(jpeg or {}))
     elif kind == "png":
         out = decode_png(data, channels, dtype if op != "DecodeGif" else np.uint8)
         return out[None] if op == "DecodeGif" else out

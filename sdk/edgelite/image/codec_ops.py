@@ -14,6 +14,7 @@ from edgelite.ops import math_ops, random_ops
 from edgelite.ops import string_ops  # noqa: F401 - registers Substr, which is_jpeg uses
 
 from . import codec_kernels as ck
+from . import jpeg_codec
 from .color_ops import convert_image_dtype
 from ._checks import input_ranks as _ranks
 
@@ -39,9 +40,17 @@ def _channels(ctx: Any, allowed: tuple) -> int:
     return channels
 
 
+def _jpeg_options(ctx: Any) -> dict:
+    """DecodeJpeg's decoder attributes, as jpeg_codec.decode_jpeg takes them."""
+    a = ctx.attrs
+    return {"ratio": int(a["ratio"]), "fancy_upscaling": bool(a["fancy_upscaling"]),
+            "dct_method": _str(a["dct_method"]), "try_recover_truncated": bool(a["try_recover_truncated"]),
+            "acceptable_fraction": float(a["acceptable_fraction"])}
+
+
 def _decode_jpeg(ctx: Any, contents: Any) -> Any:
     return ck.decode_any(ck.as_bytes(contents), "DecodeJpeg", _channels(ctx, (0, 1, 3)), np.uint8,
-                         ratio=int(ctx.attrs["ratio"]))
+                         jpeg=_jpeg_options(ctx))
 
 
 _JPEG_ATTRS = {"channels": 0, "ratio": 1, "fancy_upscaling": True, "try_recover_truncated": False,
@@ -60,8 +69,8 @@ def _cropped_shape(op: Any) -> list:
 def _decode_and_crop(ctx: Any, contents: Any, window: Any) -> Any:
     data = ck.as_bytes(contents)
     if ck.sniff(data) != "jpeg":
-        raise ck._invalid("jpeg::Uncompress failed. Invalid JPEG data or crop window.")
-    return ck.decode_jpeg(data, _channels(ctx, (0, 1, 3)), int(ctx.attrs["ratio"]), crop=np.asarray(window))
+        raise ck._invalid(jpeg_codec.FAILED)
+    return jpeg_codec.decode_jpeg(data, _channels(ctx, (0, 1, 3)), crop=np.asarray(window), **_jpeg_options(ctx))
 
 
 register_op("DecodeAndCropJpeg", inputs=["contents: string", "crop_window: int32"], outputs=["image: uint8"],
@@ -108,7 +117,7 @@ register_op("DecodeWebP", inputs=["contents: string"], outputs=["image: dtype"],
             shape_fn=lambda op: (_scalar_input(op), [[None, None, None, op.get_attr("channels") or None]])[1],
             allowed_dtypes={"dtype": [dtypes.uint8]})
 register_op("ExtractJpegShape", inputs=["contents: string"], outputs=["image_shape: output_type"],
-            attrs={"output_type": dtypes.int32}, kernel=lambda ctx, c: ck.jpeg_shape(ck.as_bytes(c)),
+            attrs={"output_type": dtypes.int32}, kernel=lambda ctx, c: jpeg_codec.jpeg_shape(ck.as_bytes(c)),
             shape_fn=lambda op: (_scalar_input(op), [[3]])[1],
             allowed_dtypes={"output_type": [dtypes.int32, dtypes.int64]})
 
@@ -118,9 +127,9 @@ def _encode_jpeg(ctx: Any, image: Any, quality: Any = None) -> Any:
     q = int(a["quality"]) if quality is None else int(quality)
     if not 0 <= q <= 100:
         raise ck._invalid(f"quality must be in [0,100], got {q}")
-    data = ck.encode_jpeg(image, _str(a["format"]), q, bool(a["progressive"]), bool(a["optimize_size"]),
-                          bool(a["chroma_downsampling"]), _str(a["density_unit"]), int(a["x_density"]),
-                          int(a["y_density"]))
+    data = jpeg_codec.encode_jpeg(image, _str(a["format"]), q, bool(a["progressive"]), bool(a["optimize_size"]),
+                                  bool(a["chroma_downsampling"]), _str(a["density_unit"]), int(a["x_density"]),
+                                  int(a["y_density"]), _str(a["xmp_metadata"]))
     return np.asarray(data, dtype=object)
 
 
