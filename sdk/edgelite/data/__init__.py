@@ -5,4 +5,6 @@ from .iterator_ops import (  # noqa: F401
     Iterator, get_output_classes, get_output_shapes, get_output_types, make_initializable_iterator,
     make_one_shot_iterator,
 )
+from .options import Options, ThreadingOptions  # noqa: F401
 from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset  # noqa: F401
+from .window_ops import DatasetSpec  # noqa: F401

@@ -16,6 +16,7 @@ from edgelite.framework import dtypes, errors, ops, random_seed, tensor_shape
 
 from . import structure as st
 from .functions import TracedFunction
+from .options import Options, merge_options
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -60,26 +61,32 @@ class ElementStructure:
     _flat_shapes: list
     _flat_classes: list
 
+    def _packed(self, flat: list) -> Any:
+        """flat in the element's nesting; a dataset-valued (window) component shows its DatasetSpec instead."""
+        from .window_ops import DatasetSpec
+        return st.pack(self._structure, [DatasetSpec(TensorSpec(s, t)) if c is DatasetSpec else v for v, s, t, c in
+                                         zip(flat, self._flat_shapes, self._flat_types, self._flat_classes)])
+
     @property
     def output_types(self) -> Any:
         """The type of each component of an element."""
-        return st.pack(self._structure, self._flat_types)
+        return self._packed(self._flat_types)
 
     @property
     def output_shapes(self) -> Any:
         """The shape of each component of an element."""
-        return st.pack(self._structure, self._flat_shapes)
+        return self._packed(self._flat_shapes)
 
     @property
     def output_classes(self) -> Any:
         """The class of each component of an element."""
-        return st.pack(self._structure, list(self._flat_classes))
+        return self._packed(list(self._flat_classes))
 
     @property
     def element_spec(self) -> Any:
         """The type specification of an element."""
-        return st.pack(self._structure, [(TensorSpec if c is ops.Tensor else SparseTensorSpec)(s, t)
-                                         for s, t, c in zip(self._flat_shapes, self._flat_types, self._flat_classes)])
+        return self._packed([(TensorSpec if c is ops.Tensor else SparseTensorSpec)(s, t)
+                             for s, t, c in zip(self._flat_shapes, self._flat_types, self._flat_classes)])
 
 
 class DatasetV1(ElementStructure):
@@ -203,6 +210,29 @@ class DatasetV1(ElementStructure):
         """Maps map_func across this dataset and interleaves the resulting datasets, block_length at a time."""
         return InterleaveDataset(self, map_func, cycle_length, block_length)
 
+    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False,
+               name: Optional[str] = None) -> "DatasetV1":
+        """Groups elements into windows of size elements (each window a dataset per component), starting every
+        shift elements and taking every stride-th one; partial windows at the end unless drop_remainder."""
+        from .window_ops import WindowDataset
+        return WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def with_options(self, options: Any, name: Optional[str] = None) -> "DatasetV1":
+        """This dataset with the given tf.data.Options merged over the options it has."""
+        if not isinstance(options, Options):
+            raise AttributeError(f"'{type(options).__name__}' object has no attribute '_to_proto'")
+        return _OptionsDataset(self, options)
+
+    def options(self) -> Options:
+        """The options of this dataset and its inputs, merged (read-only)."""
+        found = [d.options() for d in self._input_datasets()]
+        own = getattr(self, "_own_options", None)
+        return merge_options(Options(), *found, *([own] if own is not None else []))._frozen()
+
+    def _input_datasets(self) -> list:
+        """The datasets this one reads (their options apply to it)."""
+        return []
+
     def apply(self, transformation_func: Callable) -> "DatasetV1":
         """Applies a transformation function (dataset -> dataset) to this dataset."""
         result = transformation_func(self)
@@ -219,6 +249,8 @@ class DatasetV1(ElementStructure):
     def make_initializable_iterator(self, shared_name: Optional[str] = None) -> Any:
         """An iterator over this dataset that must be initialized with its `initializer` op."""
         from .iterator_ops import Iterator as _Iterator
+        from .iterator_ops import refuse_windows
+        refuse_windows(self)
         it = _Iterator.from_structure(self.output_types, self.output_shapes, shared_name)
         it._initializer = it.make_initializer(self)
         return it
@@ -417,6 +449,9 @@ class ZipDataset(DatasetV1):
     def _inputs(self) -> list:
         return _dedupe([t for d in self._datasets for t in d._inputs()])
 
+    def _input_datasets(self) -> list:
+        return list(self._datasets)
+
     def _gen(self, env: Env) -> Iterator[list]:
         its = [d._gen(env) for d in self._datasets]
         while True:
@@ -470,6 +505,21 @@ class _Unary(DatasetV1):
 
     def _inputs(self) -> list:
         return _dedupe(self._input._inputs() + self._extra)
+
+    def _input_datasets(self) -> list:
+        return [self._input]
+
+
+class _OptionsDataset(_Unary):
+    """with_options: the input's elements, with options."""
+
+    def __init__(self, input_dataset: DatasetV1, options: Options) -> None:
+        super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
+                         input_dataset._flat_shapes)
+        self._own_options = options
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        return self._input._gen(env)
 
 
 def _trace(ds: DatasetV1, fn: Callable, name: str, returns_dataset: bool = False) -> TracedFunction:
@@ -779,6 +829,9 @@ class ConcatenateDataset(_Unary):
     def _inputs(self) -> list:
         return _dedupe(self._input._inputs() + self._second._inputs())
 
+    def _input_datasets(self) -> list:
+        return [self._input, self._second]
+
     def _gen(self, env: Env) -> Iterator[list]:
         yield from self._input._gen(env)
         yield from self._second._gen(env)
@@ -797,7 +850,9 @@ class InterleaveDataset(_Unary):
 
     def _open(self, env: Env, element: list) -> Iterator[list]:
         values = self._fn(env, element)
-        return self._fn.dataset._gen(env.child({id(t): v for t, v in zip(self._fn.sources, values)}))
+        given = {id(t): v for t, v in zip(self._fn.sources, values)}
+        given.update(self._fn.window_values(element))
+        return self._fn.dataset._gen(env.child(given))
 
     def _gen(self, env: Env) -> Iterator[list]:
         # TensorFlow's order: visit the cycle's slots in turn, block_length elements each; an exhausted slot

@@ -17,6 +17,9 @@ def _arg(graph: FuncGraph, i: int, dt: Any, shape: Any, cls: type) -> Any:
     """The function's argument for one component: a placeholder, or a SparseTensor of three placeholders."""
     if cls is ops.Tensor:
         return graph.add_input(dt, shape, f"arg{i}")
+    from .window_ops import DatasetSpec, WindowComponent
+    if cls is DatasetSpec:
+        return WindowComponent(dt, shape)
     from edgelite.framework.sparse_tensor import SparseTensor
     rank = shape.ndims
     sp = SparseTensor(graph.add_input(dtypes.int64, [None, rank], f"arg{i}_indices"),
@@ -37,6 +40,8 @@ class TracedFunction:
         with self.graph.as_default():
             leaves = [_arg(self.graph, i, dt, shape, cls)
                       for i, (dt, shape, cls) in enumerate(zip(in_types, in_shapes, in_classes))]
+            self._windows = {i: leaf for i, (leaf, cls) in enumerate(zip(leaves, in_classes))
+                             if cls is not ops.Tensor and not st.is_sparse(leaf)}
             args = st.pack(in_structure, leaves)
             if isinstance(args, tuple) and not st._is_namedtuple(args):
                 result = fn(*args)
@@ -82,11 +87,17 @@ class TracedFunction:
         if plan is None:
             plan = build_plan(self.graph, list(self.outputs), [], list(self.graph.inputs), state)
             state.function_plans[key] = plan
-        flat = [part for a in args for part in (a if _is_sparse_value(a) else (a,))]
+        flat = [part for i, a in enumerate(args) if i not in self._windows
+                for part in (a if _is_sparse_value(a) else (a,))]
         values = plan.run(flat + [env.value(c) for c in self.captures])
         if not self.leaf_specs:
             return values
         return regroup(values, self.out_classes())
+
+
+    def window_values(self, args: List[Any]) -> dict:
+        """What the window components among the function's arguments replay: {id(component): its values}."""
+        return {id(leaf): args[i] for i, leaf in self._windows.items()}
 
 
 def _is_sparse_value(x: Any) -> bool:

@@ -149,6 +149,14 @@ def _same_structure(a: Any, b: Any) -> bool:
     return True
 
 
+def refuse_windows(dataset: DatasetV1) -> None:
+    """TypeError for a dataset whose elements are datasets (Dataset.window), which iterators cannot return."""
+    from .window_ops import DatasetSpec
+    if DatasetSpec in dataset._flat_classes:
+        raise TypeError("edgelite cannot return dataset-valued (Dataset.window) elements from an iterator; consume "
+                        "the windows with flat_map or interleave")
+
+
 class Iterator(ElementStructure):
     """Represents the state of iterating through a Dataset (TF1 graph mode)."""
 
@@ -162,6 +170,7 @@ class Iterator(ElementStructure):
 
     @staticmethod
     def _one_shot(dataset: DatasetV1) -> "Iterator":
+        refuse_windows(dataset)
         inputs = dataset._inputs()
         for t in inputs:
             if t.op.type in ("Placeholder", "PlaceholderV2", "VariableV2"):
@@ -201,6 +210,7 @@ class Iterator(ElementStructure):
 
     def make_initializer(self, dataset: DatasetV1, name: Optional[str] = None) -> ops.Operation:
         """An op that (re)initializes this iterator to run over dataset."""
+        refuse_windows(dataset)
         if not _same_structure(self._structure, dataset._structure) or \
                 self._flat_types != dataset._flat_types or self._flat_classes != dataset._flat_classes:
             raise TypeError(f"Expected output types {self.output_types} but got dataset with output types "

@@ -12,7 +12,7 @@ import numpy as np
 from edgelite.framework import dtypes, errors, ops
 from edgelite.framework.op_def_registry import register_op
 
-from . import tf_record
+from . import reader_state, tf_record
 from ._errors import from_os_error
 
 
@@ -77,13 +77,15 @@ _SOURCES = {"TFRecordReaderV2": _tfrecords, "TextLineReaderV2": _lines, "WholeFi
 class ReaderRuntime:
     """A reader's state in one session: the current work item's records (one looked ahead) and counters."""
 
-    def __init__(self, source: Any, attrs: dict) -> None:
+    def __init__(self, source: Any, attrs: dict, label: Optional[str] = None) -> None:
         self.source = source
         self.attrs = attrs
+        self.label = label
         self.records: Optional[Iterator] = None
         self.head: Optional[Tuple[str, bytes]] = None
         self.produced = 0
         self.completed = 0
+        self.work = b""
 
     def _advance(self) -> None:
         """Look the next record of the current work item up (None and one more unit completed at its end)."""
@@ -96,8 +98,9 @@ class ReaderRuntime:
 
     def _next(self, run_lock: Any, queue: Any) -> Tuple[str, bytes]:
         while self.head is None:
-            work = queue.dequeue(run_lock, None)[0]
-            self.records = iter(self.source(_text(np.asarray(work).item()), self.attrs))
+            work = _text(np.asarray(queue.dequeue(run_lock, None)[0]).item())
+            self.work = work.encode("utf-8")
+            self.records = iter(self.source(work, self.attrs))
             self._advance()
         rec = self.head
         self._advance()
@@ -121,13 +124,34 @@ class ReaderRuntime:
         self.head = None
         self.produced = 0
         self.completed = 0
+        self.work = b""
+
+    def serialize(self) -> bytes:
+        """The ReaderBaseState bytes (UnimplementedError for readers whose position inside a file is not kept)."""
+        if self.label is None:
+            raise errors.UnimplementedError(None, None, "Reader SerializeState")
+        started = self.completed + (self.head is not None)
+        return reader_state.encode_state(started, self.completed, self.produced, self.work)
+
+    def restore(self, state: bytes) -> None:
+        """Counters and current work from serialized state; the next read dequeues a new work item."""
+        if self.label is None:
+            raise errors.UnimplementedError(None, None, "Reader RestoreState")
+        fields = reader_state.decode_state(state, self.label)
+        self.records = None
+        self.head = None
+        self.produced = fields["num_records_produced"]
+        self.completed = fields["work_finished"]
+        self.work = fields["current_work"]
 
 
 def _reader_kernel(ctx: Any) -> Any:
     key = ("reader", ctx.attrs.get("shared_name") or id(ctx.op))
     r = ctx.state.op_state.get(key)
     if r is None:
-        r = ReaderRuntime(_SOURCES[ctx.op.type], ctx.attrs)
+        label = f"{reader_state.SERIALIZABLE[ctx.op.type]} '{ctx.op.name}'" \
+            if ctx.op.type in reader_state.SERIALIZABLE else None
+        r = ReaderRuntime(_SOURCES[ctx.op.type], ctx.attrs, label)
         ctx.state.op_state[key] = r
     return r
 
@@ -174,6 +198,22 @@ register_op("ReaderNumRecordsProducedV2", inputs=["reader_handle: resource"], ou
             kernel=_int64_kernel("produced"), shape_fn=lambda op: [[]], stateful=True)
 register_op("ReaderNumWorkUnitsCompletedV2", inputs=["reader_handle: resource"], outputs=["units_completed: int64"],
             kernel=_int64_kernel("completed"), shape_fn=lambda op: [[]], stateful=True)
+def _serialize_kernel(ctx: Any, reader: ReaderRuntime) -> np.ndarray:
+    return np.asarray(reader.serialize(), dtype=object)
+
+
+def _restore_kernel(ctx: Any, reader: ReaderRuntime, state: np.ndarray) -> tuple:
+    if np.ndim(state) != 0:
+        raise errors.InvalidArgumentError(None, None, f"Could not restore state: state should be a scalar string, "
+                                                      f"got shape [{','.join(map(str, np.shape(state)))}]")
+    reader.restore(reader_state.as_state_bytes(state))
+    return ()
+
+
+register_op("ReaderSerializeStateV2", inputs=["reader_handle: resource"], outputs=["state: string"],
+            kernel=_serialize_kernel, shape_fn=lambda op: [[]], stateful=True)
+register_op("ReaderRestoreStateV2", inputs=["reader_handle: resource", "state: string"], outputs=[],
+            kernel=_restore_kernel, shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
 register_op("ReaderResetV2", inputs=["reader_handle: resource"], outputs=[], kernel=_reset_kernel,
             shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
 
@@ -220,6 +260,15 @@ class ReaderBase:
         """Restore a reader to its initial clean state."""
         return ops.apply_op("ReaderResetV2", [self._reader_ref], name=name)
 
+    def serialize_state(self, name: Optional[str] = None) -> ops.Tensor:
+        """A string tensor: the reader's state (UnimplementedError at run time where unsupported)."""
+        return ops.apply_op("ReaderSerializeStateV2", [self._reader_ref], name=name)
+
+    def restore_state(self, state: Any, name: Optional[str] = None) -> ops.Operation:
+        """Restore a reader to a previously saved state (see serialize_state)."""
+        state = ops.convert_to_tensor(state, dtype=dtypes.string, name="state")
+        return ops.apply_op("ReaderRestoreStateV2", [self._reader_ref, state], name=name)
+
 
 def _make(op_type: str, name: Optional[str], default: str, attrs: dict) -> ops.Tensor:
     return ops.apply_op(op_type, [], attrs, name=name or default)
@@ -245,7 +294,7 @@ class WholeFileReader(ReaderBase):
     """A Reader that outputs the entire contents of a file as a value (key: the file name)."""
 
     def __init__(self, name: Optional[str] = None) -> None:
-        super().__init__(_make("WholeFileReaderV2", name, "WholeFileReaderV2", {}))
+        super().__init__(_make("WholeFileReaderV2", name, "WholeFileReaderV2", {}), supports_serialize=True)
 
 
 class FixedLengthRecordReader(ReaderBase):
@@ -265,5 +314,5 @@ class IdentityReader(ReaderBase):
     """A Reader that outputs each work item as both key and value."""
 
     def __init__(self, name: Optional[str] = None) -> None:
-        super().__init__(_make("IdentityReaderV2", name, "IdentityReaderV2", {}))
+        super().__init__(_make("IdentityReaderV2", name, "IdentityReaderV2", {}), supports_serialize=True)
 
