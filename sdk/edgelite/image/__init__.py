@@ -3,8 +3,8 @@ from .bounding_box_ops import (  # noqa: F401
     crop_to_bounding_box, pad_to_bounding_box, resize_image_with_crop_or_pad, resize_image_with_pad,
 )
 from .codec_ops import (  # noqa: F401
-    adjust_jpeg_quality, decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png,
-    decode_webp, encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg, random_jpeg_quality,
+    adjust_jpeg_quality, decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_jxl,
+    decode_png, decode_webp, encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg, random_jpeg_quality,
 )
 from .color_ops import (  # noqa: F401
     adjust_brightness, adjust_contrast, convert_image_dtype, per_image_standardization,

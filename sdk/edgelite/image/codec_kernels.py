@@ -15,6 +15,7 @@ from .codec_common import invalid as _invalid, pil
 from . import jpeg_codec
 
 _PNG_SIG = b"\x89PNG\r\n\x1a\n"
+_JXL_CONTAINER = b"\x00\x00\x00\x0cJXL \r\n\x87\n"
 _UNKNOWN = "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP required."
 
 
@@ -30,6 +31,8 @@ def sniff(data: bytes) -> Optional[str]:
         return "bmp"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
+    if data[:2] == b"\xff\x0a" or data[:12] == _JXL_CONTAINER:
+        return "jxl"
     return None
 
 
@@ -249,6 +252,37 @@ def decode_webp(data: bytes, channels: int) -> np.ndarray:
     return out
 
 
+def _imagecodecs() -> Any:
+    """imagecodecs (its libjxl decodes JPEG XL), or ImportError saying how to get it."""
+    try:
+        import imagecodecs
+    except ImportError:
+        raise ImportError("edgelite.image's JPEG XL decoder needs imagecodecs: pip install 'edgelite[jxl]' "
+                          "(or pip install imagecodecs)") from None
+    return imagecodecs
+
+
+def decode_jxl(data: bytes, channels: int, dtype: Any) -> np.ndarray:
+    """[h, w, c] uint8 of a JPEG XL file (c = its own 1, 3 or 4 channels; channels must be 0 or that)."""
+    if np.dtype(dtype) != np.uint8:
+        raise _invalid("JXL only supports uint8 for dtype")
+    try:
+        pixels = _imagecodecs().jpegxl_decode(data)
+    except ImportError:
+        raise
+    except Exception as e:  # noqa: BLE001 - libjxl's failures are TF's two messages
+        # no frame count: libjxl could not even read the basic info
+        raise _invalid("Failed to decode JXL header" if "frame count" in str(e) else
+                       "Failed to decode JXL image") from None
+    pixels = pixels[..., None] if pixels.ndim == 2 else pixels
+    if pixels.dtype == np.uint16:
+        # libjxl renders high bit depths to 8 bits itself (TF asks for uint8); the nearest level is within 1
+        pixels = np.rint(pixels / 257.0).astype(np.uint8)
+    if channels not in (0, pixels.shape[-1]):
+        raise _invalid("Number of channels requested does not match input")
+    return pixels
+
+
 def decode_any(data: bytes, op: str, channels: int, dtype: Any, expand_animations: bool = True,
                jpeg: Optional[dict] = None) -> np.ndarray:
     """TensorFlow's DecodeImage dispatch: sniff the format, refuse what this op may not decode, then decode
@@ -263,6 +297,9 @@ def decode_any(data: bytes, op: str, channels: int, dtype: Any, expand_animation
         out = decode_webp(data, channels)
         # every op but DecodeImage without expand_animations keeps WebP's frame dimension
         return _depth(out[0] if op == "DecodeImage" and not expand_animations else out, dtype)
+    if kind == "jxl":
+        out = decode_jxl(data, channels, dtype if op != "DecodeGif" else np.uint8)
+        return out[None] if op == "DecodeGif" else out
     if kind == "jpeg":
         out = jpeg_codec.decode_jpeg(data, channels, **(jpeg or {}))
     elif kind == "png":

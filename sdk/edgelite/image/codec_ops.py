@@ -97,6 +97,8 @@ register_op("DecodeBmp", inputs=["contents: string"], outputs=["image: uint8"], 
 def _decode_image(ctx: Any, contents: Any) -> Any:
     dtype = dtypes.as_dtype(ctx.attrs["dtype"])
     data = ck.as_bytes(contents)
+    if dtype != dtypes.uint8 and ck.sniff(data) == "jxl":
+        raise ck._invalid("JXL only supports uint8 for dtype")
     native = ck.decode_any(data, "DecodeImage", _channels(ctx, (0, 1, 3, 4)),
                            np.uint16 if dtype == dtypes.uint16 else np.uint8,
                            expand_animations=bool(ctx.attrs["expand_animations"]))
@@ -115,6 +117,18 @@ register_op("DecodeWebP", inputs=["contents: string"], outputs=["image: dtype"],
             attrs={"channels": 0, "dtype": dtypes.uint8},
             kernel=lambda ctx, c: ck.decode_any(ck.as_bytes(c), "DecodeWebP", int(ctx.attrs["channels"]), np.uint8),
             shape_fn=lambda op: (_scalar_input(op), [[None, None, None, op.get_attr("channels") or None]])[1],
+            allowed_dtypes={"dtype": [dtypes.uint8]})
+
+
+def _decode_jxl(ctx: Any, contents: Any) -> Any:
+    channels = int(ctx.attrs["channels"])
+    if channels not in (0, 1, 3, 4):
+        raise ck._invalid(f"`channels` must be 0, 1, 3 or 4 but got {channels}")
+    return ck.decode_any(ck.as_bytes(contents), "DecodeJxl", channels, np.uint8)
+
+
+register_op("DecodeJxl", inputs=["contents: string"], outputs=["image: dtype"],
+            attrs={"channels": 0, "dtype": dtypes.uint8}, kernel=_decode_jxl, shape_fn=_image_shape,
             allowed_dtypes={"dtype": [dtypes.uint8]})
 register_op("ExtractJpegShape", inputs=["contents: string"], outputs=["image_shape: output_type"],
             attrs={"output_type": dtypes.int32}, kernel=lambda ctx, c: jpeg_codec.jpeg_shape(ck.as_bytes(c)),
@@ -158,7 +172,7 @@ register_op("EncodePng", inputs=["image: T"], outputs=["contents: string"], attr
 
 
 for _name in ("DecodeJpeg", "DecodeAndCropJpeg", "DecodePng", "DecodeGif", "DecodeBmp", "DecodeImage", "DecodeWebP",
-              "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "EncodePng"):
+              "DecodeJxl", "ExtractJpegShape", "EncodeJpeg", "EncodeJpegVariableQuality", "EncodePng"):
     ops.NoGradient(_name)
 
 
@@ -198,6 +212,12 @@ def decode_webp(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, nam
     """[frames, h, w, c] uint8 of a WebP file (animated or not; c = 3, or 4 with alpha)."""
     return ops.apply_op("DecodeWebP", [contents], name=name, attrs={"channels": channels,
                                                                     "dtype": dtypes.as_dtype(dtype)})
+
+
+def decode_jxl(contents: Any, channels: int = 0, dtype: Any = dtypes.uint8, name: Optional[str] = None) -> ops.Tensor:
+    """[h, w, c] uint8 of a JPEG XL file (c = the file's 1, 3 or 4 channels); other formats decode as decode_image."""
+    return ops.apply_op("DecodeJxl", [contents], name=name, attrs={"channels": channels,
+                                                                   "dtype": dtypes.as_dtype(dtype)})
 
 
 def decode_bmp(contents: Any, channels: int = 0, name: Optional[str] = None) -> ops.Tensor:

@@ -19,8 +19,8 @@ from .tf_record import (  # noqa: F401
 )
 # the image codecs, which TF exports under tf.io as well as tf.image
 from edgelite.image.codec_ops import (  # noqa: F401,E402
-    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, decode_webp, encode_jpeg,
-    encode_png, extract_jpeg_shape, is_jpeg,
+    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_jxl, decode_png, decode_webp,
+    encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg,
 )
 
 
