@@ -35,7 +35,7 @@ el_status el_resolve_opcodes(el_interpreter* it, const el_interpreter_options* o
       el_err_append(&it->err,
                     "Op builtin_code out of range: %d. Are you using old TFLite binary with newer "
                     "model?",
-                    code);
+                    (int)code);
       return EL_VALUE_ERROR;
     }
     if (code == EL_BUILTIN_CUSTOM) {
@@ -63,7 +63,7 @@ el_status el_resolve_opcodes(el_interpreter* it, const el_interpreter_options* o
                     "Didn't find op for builtin opcode '%s' version '%d'. An older version of "
                     "this builtin might be supported. Are you using an old TFLite binary with a "
                     "newer model?\n",
-                    el_builtin_name(code), oc->version);
+                    el_builtin_name(code), (int)oc->version);
       return EL_VALUE_ERROR;
     }
     it->opcode_regs[i] = r;
@@ -82,7 +82,7 @@ static el_status build_node(el_subgraph* sg, int op_index) {
   const el_model* m = it->model;
   const el_operator_desc* op = &sg->desc->operators[op_index];
   if (op->opcode_index >= (uint32_t)m->num_opcodes) {
-    el_report(sg, "Missing registration for opcode_index %u\n", op->opcode_index);
+    el_report(sg, "Missing registration for opcode_index %u\n", (unsigned)op->opcode_index);
     return EL_VALUE_ERROR;
   }
   const TfLiteRegistration* reg = it->opcode_regs[op->opcode_index];
@@ -114,7 +114,7 @@ static el_status build_node(el_subgraph* sg, int op_index) {
     } else if (op->large_custom_options_offset > 1) {
       uint64_t off = op->large_custom_options_offset, size = op->large_custom_options_size;
       if (off > m->fb.size || size > m->fb.size - off) {
-        el_report(sg, "Custom Option Offset for opcode_index %u is out of bound\n", op->opcode_index);
+        el_report(sg, "Custom Option Offset for opcode_index %u is out of bound\n", (unsigned)op->opcode_index);
         return EL_VALUE_ERROR;
       }
       init_data = (const char*)m->fb.base + off;

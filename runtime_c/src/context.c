@@ -197,13 +197,13 @@ static TfLiteStatus resize_tensor_explicit(TfLiteContext* ctx, TfLiteTensor* t, 
 }
 
 static TfLiteExternalContext* get_external_context(TfLiteContext* ctx, TfLiteExternalContextType type) {
-  if ((int)type < 0 || type >= kTfLiteMaxExternalContexts) return NULL;
+  if ((unsigned)type >= (unsigned)kTfLiteMaxExternalContexts) return NULL;
   return sg_of(ctx)->external[type];
 }
 
 static void set_external_context(TfLiteContext* ctx, TfLiteExternalContextType type,
                                  TfLiteExternalContext* ext) {
-  if ((int)type < 0 || type >= kTfLiteMaxExternalContexts) return;
+  if ((unsigned)type >= (unsigned)kTfLiteMaxExternalContexts) return;
   sg_of(ctx)->external[type] = ext;
 }
 

@@ -14,7 +14,7 @@ static const char* const kNames[EL_ISA_COUNT] = {"scalar", "avx2", "avx512", "av
                                                  "neon_dot"};
 
 const char* el_isa_name(el_isa isa) {
-  return (isa >= 0 && isa < EL_ISA_COUNT) ? kNames[isa] : "unknown";
+  return ((unsigned)isa < (unsigned)EL_ISA_COUNT) ? kNames[isa] : "unknown";
 }
 
 bool el_isa_parse(const char* name, el_isa* out, bool* is_auto) {

@@ -13,6 +13,9 @@
 #include "model.h"
 #include "pool.h"
 
+/* Tensor indices and dims cross between the public API (int32_t) and the TfLite ABI (int). */
+_Static_assert(sizeof(int) == sizeof(int32_t), "edgelite needs a 32-bit int");
+
 typedef struct el_node {
   TfLiteNode node;
   TfLiteRegistration reg;
@@ -143,7 +146,7 @@ el_status el_subgraph_allocate(el_subgraph* sg);
 el_status el_subgraph_invoke(el_subgraph* sg);
 el_status el_subgraph_reset_variables(el_subgraph* sg);
 /* interpreter.c: resize_input without clearing the error text. */
-el_status el_subgraph_resize_input(el_subgraph* sg, int tensor_index, const int32_t* dims, int ndims,
+el_status el_subgraph_resize_input(el_subgraph* sg, int tensor_index, const int* dims, int ndims,
                                    int strict);
 void el_subgraph_release(el_subgraph* sg);
 const char* el_node_error_name(const el_node* n);

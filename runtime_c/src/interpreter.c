@@ -48,7 +48,7 @@ static el_status build_signatures(el_interpreter* it) {
     }
     if (d->subgraph_index >= (uint32_t)it->num_subgraphs) {
       el_err_append(&it->err, "SignatureDef '%s' refers to subgraph %u but the model has %d.", d->key,
-                    d->subgraph_index, it->num_subgraphs);
+                    (unsigned)d->subgraph_index, it->num_subgraphs);
       return EL_VALUE_ERROR;
     }
     int32_t nt = m->subgraphs[d->subgraph_index].num_tensors;
@@ -56,7 +56,7 @@ static el_status build_signatures(el_interpreter* it) {
       int32_t t = k < d->num_inputs ? d->input_tensors[k] : d->output_tensors[k - d->num_inputs];
       if (t < 0 || t >= nt) {
         el_err_append(&it->err, "SignatureDef '%s' refers to tensor %d but its subgraph has %d.",
-                      d->key, t, nt);
+                      d->key, (int)t, (int)nt);
         return EL_VALUE_ERROR;
       }
     }
@@ -76,7 +76,7 @@ static el_status create(el_interpreter* it, const el_interpreter_options* o) {
   const el_model* m = it->model;
   if (m->version != EL_SCHEMA_VERSION) {
     el_err_append(&it->err, "Model provided is schema version %u not equal to supported version %d.\n",
-                  m->version, EL_SCHEMA_VERSION);
+                  (unsigned)m->version, EL_SCHEMA_VERSION);
     return EL_VALUE_ERROR;
   }
   el_status st = el_resolve_opcodes(it, o);
@@ -202,7 +202,7 @@ static el_status report_status(el_subgraph* sg, el_status st, const char* fmt, .
   return st;
 }
 
-el_status el_subgraph_resize_input(el_subgraph* sg, int tensor_index, const int32_t* dims, int ndims,
+el_status el_subgraph_resize_input(el_subgraph* sg, int tensor_index, const int* dims, int ndims,
                                    int strict) {
   if (ndims < 0 || (ndims > 0 && dims == NULL)) return report_status(sg, EL_VALUE_ERROR, "Invalid shape");
   int is_input = 0;
@@ -267,7 +267,8 @@ el_status el_interpreter_resize_input(el_interpreter* it, int subgraph, int tens
   el_subgraph* sg = get_sg(it, subgraph);
   if (sg == NULL) return bad_subgraph(it, subgraph);
   el_err_clear(&it->err);
-  return el_subgraph_resize_input(sg, tensor_index, dims, ndims, strict);
+  /* The public API speaks int32_t, the TfLite ABI int: the same 32-bit integer (static-asserted in interp.h). */
+  return el_subgraph_resize_input(sg, tensor_index, (const int*)dims, ndims, strict);
 }
 
 el_status el_interpreter_reset_variables(el_interpreter* it) {
@@ -295,9 +296,9 @@ el_status el_subgraph_io(const el_interpreter* it, int subgraph, const int32_t**
                          const int32_t** outputs, int* num_outputs) {
   el_subgraph* sg = get_sg(it, subgraph);
   if (sg == NULL) return bad_subgraph(it, subgraph);
-  if (inputs) *inputs = sg->desc->inputs.v;
+  if (inputs) *inputs = (const int32_t*)sg->desc->inputs.v;
   if (num_inputs) *num_inputs = sg->desc->inputs.n;
-  if (outputs) *outputs = sg->desc->outputs.v;
+  if (outputs) *outputs = (const int32_t*)sg->desc->outputs.v;
   if (num_outputs) *num_outputs = sg->desc->outputs.n;
   return EL_OK;
 }
@@ -326,13 +327,13 @@ el_status el_tensor_get_info(const el_interpreter* it, int subgraph, int tensor_
   out->name = t->name ? t->name : "";
   out->type = t->type;
   /* Tensors added by kernels may have no dims yet; callers still get a valid (empty) array. */
-  static const int32_t kNoDims[1] = {0};
+  static const int kNoDims[1] = {0};
   out->ndims = t->dims ? t->dims->size : 0;
-  out->dims = t->dims ? t->dims->data : kNoDims;
+  out->dims = (const int32_t*)(t->dims ? t->dims->data : kNoDims);
   const TfLiteIntArray* sig = t->dims_signature;
   if (sig == NULL || sig->size == 0) sig = t->dims;
   out->ndims_signature = sig ? sig->size : 0;
-  out->dims_signature = sig ? sig->data : kNoDims;
+  out->dims_signature = (const int32_t*)(sig ? sig->data : kNoDims);
   out->scale = t->params.scale;
   out->zero_point = t->params.zero_point;
   if (t->quantization.type == kTfLiteAffineQuantization && x->desc != NULL) {
@@ -361,9 +362,9 @@ el_status el_op_get_info(const el_interpreter* it, int subgraph, int op_index, e
   out->builtin_code = n->reg.builtin_code;
   out->version = n->reg.version;
   out->num_inputs = n->node.inputs->size;
-  out->inputs = n->node.inputs->data;
+  out->inputs = (const int32_t*)n->node.inputs->data;
   out->num_outputs = n->node.outputs->size;
-  out->outputs = n->node.outputs->data;
+  out->outputs = (const int32_t*)n->node.outputs->data;
   out->delegated = n->delegated;
   return EL_OK;
 }

@@ -14,9 +14,10 @@
 
 enum { EL_SCHEMA_VERSION = 3 };
 
+/* Tensor indices, stored as the TfLite ABI's `int` so they pass straight into TfLiteIntArrays. */
 typedef struct el_int_list {
   int32_t n;
-  int32_t* v;
+  int* v;
 } el_int_list;
 
 typedef struct el_quant_desc {
@@ -142,5 +143,11 @@ struct el_model {
 /* Reads and verifies `size` bytes at `data` into `model` (already zeroed, fb unset). On
  * failure the message is written to err and the status returned; the caller frees the pool. */
 el_status el_model_parse(el_model* model, const void* data, size_t size, char* err, size_t err_cap);
+
+/* Parses the bytes into `m` and hands it to *out, or destroys it and returns the failure. */
+el_status el_model_finish_create(el_model* m, const void* data, size_t size, el_model** out, char* err,
+                                 size_t err_cap);
+/* Releases the file mapping a model owns, if any (hosted/model_file.c; nothing to do freestanding). */
+void el_model_unmap(el_model* model);
 
 #endif /* EDGELITE_MODEL_H_ */

@@ -60,7 +60,7 @@ static int read_int_list(parse_ctx* c, const el_fb_table* t, int id, el_int_list
   if (!has) return 0;
   if (v.len > INT32_MAX / 4) return -1;
   CHECK(charge(c, v.len + 1));
-  out->v = el_pool_alloc(&c->m->pool, v.len, sizeof(int32_t));
+  out->v = el_pool_alloc(&c->m->pool, v.len, sizeof(int));
   if (out->v == NULL) return -1;
   for (uint32_t i = 0; i < v.len; ++i) out->v[i] = el_fb_vec_i32(&v, i);
   out->n = (int32_t)v.len;
@@ -87,7 +87,7 @@ static int read_index_vector(parse_ctx* c, const el_fb_table* dm, int type_id, i
   }
   if (v.len > INT32_MAX / 4) return -1;
   CHECK(charge(c, v.len + 1));
-  out->v = el_pool_alloc(&c->m->pool, v.len, sizeof(int32_t));
+  out->v = el_pool_alloc(&c->m->pool, v.len, sizeof(int));
   if (out->v == NULL) return -1;
   for (uint32_t i = 0; i < v.len; ++i) {
     out->v[i] = *type == 1 ? el_fb_vec_i32(&v, i)

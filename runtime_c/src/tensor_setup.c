@@ -49,7 +49,7 @@ TfLiteStatus el_bytes_required(TfLiteType type, const int* dims, int ndims, size
   return kTfLiteOk;
 }
 
-static TfLiteIntArray* int_array_from(const int32_t* v, int32_t n) {
+static TfLiteIntArray* int_array_from(const int* v, int32_t n) {
   TfLiteIntArray* a = TfLiteIntArrayCreate(n);
   if (a != NULL && n > 0) memcpy(a->data, v, sizeof(int) * (size_t)n);
   return a;
@@ -106,7 +106,7 @@ static TfLiteStatus setup_quantization(el_subgraph* sg, const el_tensor_desc* d,
     el_report(sg,
               "QuantizationParam has %d zero_point values and %d scale values. Must have same "
               "number.",
-              q->num_zero_points, q->num_scales);
+              (int)q->num_zero_points, (int)q->num_scales);
     return kTfLiteError;
   }
   int32_t rank = d->shape.n;
@@ -115,15 +115,15 @@ static TfLiteStatus setup_quantization(el_subgraph* sg, const el_tensor_desc* d,
    * TFLite Micro runs such models, so a rank-1 tensor with one scale per element takes axis 0. */
   if (rank == 1 && qdim >= rank && q->num_scales > 1 && q->num_scales == d->shape.v[0]) qdim = 0;
   if (qdim < 0 || (rank > 0 && qdim >= rank)) {
-    el_report(sg, "quantized_dimension must be in range [0, %d). Was %d.", rank,
-              q->quantized_dimension);
+    el_report(sg, "quantized_dimension must be in range [0, %d). Was %d.", (int)rank,
+              (int)q->quantized_dimension);
     return kTfLiteError;
   }
   if (q->num_scales != 1 && rank > 0 && q->num_scales != d->shape.v[qdim]) {
     el_report(sg,
               "num_scales must be 1 for per-layer quantization, or %d for per-axis quantization, "
               "but got %d.",
-              d->shape.v[qdim], q->num_scales);
+              d->shape.v[qdim], (int)q->num_scales);
     return kTfLiteError;
   }
   if (check_quant_values(sg, q, t->type) != kTfLiteOk) return kTfLiteError;
@@ -172,7 +172,7 @@ static TfLiteStatus setup_sparsity(el_subgraph* sg, const el_sparsity_desc* s, T
     const el_dim_meta_desc* src = &s->dim_metadata[i];
     TfLiteDimensionMetadata* dst = &sp->dim_metadata[i];
     if (src->format != kTfLiteDimDense && src->format != kTfLiteDimSparseCSR) {
-      el_report(sg, "The %dth dimension has unknown type: %d.", i, src->format);
+      el_report(sg, "The %dth dimension has unknown type: %d.", (int)i, (int)src->format);
       return kTfLiteError;
     }
     dst->format = (TfLiteDimensionType)src->format;
@@ -182,7 +182,7 @@ static TfLiteStatus setup_sparsity(el_subgraph* sg, const el_sparsity_desc* s, T
     }
     if (src->segments_type < 1 || src->segments_type > 3 || src->indices_type < 1 ||
         src->indices_type > 3) {
-      el_report(sg, "The %dth sparse dimension has invalid parameters.", i);
+      el_report(sg, "The %dth sparse dimension has invalid parameters.", (int)i);
       return kTfLiteError;
     }
     dst->array_segments = int_array_from(src->segments.v, src->segments.n);
@@ -237,13 +237,13 @@ TfLiteStatus el_setup_model_tensor(el_subgraph* sg, int i) {
   size_t size = 0;
   if (d->buffer != 0) {
     if (d->buffer >= (uint32_t)m->num_buffers) {
-      el_report(sg, "Tensor %d specifies out of range buffer %u (only %d buffers).\n", i, d->buffer,
-                m->num_buffers);
+      el_report(sg, "Tensor %d specifies out of range buffer %u (only %d buffers).\n", (int)i,
+                (unsigned)d->buffer, (int)m->num_buffers);
       return kTfLiteError;
     }
     const el_buffer_desc* b = &m->buffers[d->buffer];
     if (b->out_of_range) {
-      el_report(sg, "Constant buffer %u specified an out of range offset.\n", d->buffer);
+      el_report(sg, "Constant buffer %u specified an out of range offset.\n", (unsigned)d->buffer);
       return kTfLiteError;
     }
     data = b->data;

@@ -132,7 +132,7 @@ TfLiteStatus TfLiteInterpreterResizeInputTensor(TfLiteInterpreter* interpreter, 
     return kTfLiteError;
   }
   return el_capi_status(interpreter, el_interpreter_resize_input(interpreter->interp, 0, indices[input_index],
-                                                                 input_dims, input_dims_size, 0));
+                                                                 (const int32_t*)input_dims, input_dims_size, 0));
 }
 
 TfLiteStatus TfLiteInterpreterAllocateTensors(TfLiteInterpreter* interpreter) {

@@ -81,7 +81,7 @@ TfLiteStatus TfLiteSignatureRunnerResizeInputTensor(TfLiteSignatureRunner* signa
   }
   TfLiteInterpreter* owner = signature_runner->owner;
   return el_capi_status(owner, el_interpreter_resize_input(owner->interp, signature_runner->sig.subgraph_index,
-                                                           index, input_dims, input_dims_size, 0));
+                                                           index, (const int32_t*)input_dims, input_dims_size, 0));
 }
 
 TfLiteStatus TfLiteSignatureRunnerAllocateTensors(TfLiteSignatureRunner* signature_runner) {
