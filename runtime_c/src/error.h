@@ -6,7 +6,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* Room for the messages of one failing call; firmware keeps a short one (errors are truncated). */
+#ifdef EDGELITE_FREESTANDING
+enum { EL_ERROR_CAP = 256 };
+#else
 enum { EL_ERROR_CAP = 8192 };
+#endif
 
 typedef struct el_errbuf {
   char text[EL_ERROR_CAP];

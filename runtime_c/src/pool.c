@@ -4,7 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EL_POOL_CHUNK = 16384, EL_POOL_ALIGN = 16 };
+/* A firmware's heap is the RAM budget itself, so freestanding pools grow in small steps. */
+#ifndef EL_POOL_CHUNK_BYTES
+#ifdef EDGELITE_FREESTANDING
+#define EL_POOL_CHUNK_BYTES 512
+#else
+#define EL_POOL_CHUNK_BYTES 16384
+#endif
+#endif
+enum { EL_POOL_CHUNK = EL_POOL_CHUNK_BYTES, EL_POOL_ALIGN = 16 };
 
 struct el_pool_chunk {
   el_pool_chunk* next;

@@ -1,19 +1,11 @@
 /* Op profiling (like TFLite's benchmark_model --enable_op_profiling): the wall time of every
  * execution-plan step, summed over the invokes since profiling was enabled. The records are
  * allocated when profiling is enabled, so timed invokes allocate nothing. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "interp.h"
 #include "cpu_backend.h"
-
-int64_t el_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void el_profile_record(el_subgraph* sg, int step, int64_t start_ns) {
   if (step < 0 || step >= sg->profile_cap) return;

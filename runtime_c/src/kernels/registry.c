@@ -23,8 +23,31 @@ typedef struct kernel_entry {
   const TfLiteRegistration* optimized; /* NULL: the reference registration serves both tiers */
 } kernel_entry;
 
-#define REF(code, lo, hi, reg) [code] = {(lo), (hi), &(reg), NULL}
-#define OPT(code, lo, hi, reg, opt) [code] = {(lo), (hi), &(reg), &(opt)}
+#ifdef EDGELITE_OP_SELECTION
+/* A firmware build keeps the kernels of the ops its models use: the header `edgelite ops MODEL
+ * --header` writes defines EL_KEEP_<code> as EL_KEPT_PROBE for each of them, and every other
+ * entry is left empty so the linker drops its kernel. */
+#include EDGELITE_OP_SELECTION
+#define EL_KEPT_PROBE ~, 1
+#define EL_SECOND_(a, b, ...) b
+#define EL_IS_KEPT_(...) EL_SECOND_(__VA_ARGS__, 0, ~)
+#define EL_IS_KEPT(code) EL_IS_KEPT_(EL_KEEP_##code)
+#define EL_CAT_(a, b) a##b
+#define EL_CAT(a, b) EL_CAT_(a, b)
+#define EL_IF_KEPT_1(x) x
+#define EL_IF_KEPT_0(x) NULL
+#define EL_SELECT(code, x) EL_CAT(EL_IF_KEPT_, EL_IS_KEPT(code))(x)
+#else
+#define EL_SELECT(code, x) x
+#endif
+
+#define REF(code, lo, hi, reg) [code] = {(lo), (hi), EL_SELECT(code, &(reg)), NULL}
+#ifdef EDGELITE_FREESTANDING
+/* Bare-metal builds run the reference kernels (TFLM's arithmetic, no threads or x86 SIMD). */
+#define OPT(code, lo, hi, reg, opt) REF(code, lo, hi, reg)
+#else
+#define OPT(code, lo, hi, reg, opt) [code] = {(lo), (hi), EL_SELECT(code, &(reg)), EL_SELECT(code, &(opt))}
+#endif
 
 static const kernel_entry kTable[EL_OP_COUNT] = {
     /* control_flow.c, resource_variables.c */
@@ -212,9 +235,14 @@ const TfLiteRegistration* el_kernels_lookup(int32_t builtin_code, int version, e
 
 const TfLiteRegistration* el_kernels_lookup_custom(const char* name, int version, el_kernel_tier tier) {
   (void)tier;
+#if !defined(EDGELITE_OP_SELECTION) || defined(EL_KEEP_TFLite_Detection_PostProcess)
   if (name != NULL && strcmp(name, "TFLite_Detection_PostProcess") == 0 && version <= 1) {
     return &el_ref_detection_postprocess;
   }
+#else
+  (void)name;
+  (void)version;
+#endif
   return NULL;
 }
 
