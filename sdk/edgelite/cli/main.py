@@ -5,10 +5,10 @@ import argparse
 import sys
 from typing import List, Optional
 
-from edgelite.cli import bench, convert, inspect, quickstart, run, train
+from edgelite.cli import bench, convert, inspect, ops, quickstart, run, train
 from edgelite.cli.errors import UserError
 
-COMMANDS = (quickstart, train, convert, inspect, bench, run)
+COMMANDS = (quickstart, train, convert, inspect, bench, run, ops)
 DESCRIPTION = """edgelite: train, checkpoint and convert small networks, and run .tflite models on a C interpreter.
 
 Start with `edgelite quickstart`: it trains a digits classifier, converts it to float and int8 .tflite
