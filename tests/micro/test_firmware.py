@@ -1,0 +1,104 @@
+"""The freestanding core on Cortex-M under qemu-system-arm: hello_world, micro_speech and MLPerf Tiny KWS
+give outputs bit-identical to the host interpreter, and invoke touches no heap.
+
+The firmware is built by runtime_c/tools/firmware.py with Debian's gcc-arm-none-eabi and newlib; where those
+tools or qemu are absent the tests skip with the packages to install.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+REALWORLD = ROOT.parent / "shared" / "realworld"
+MODELS = ("tflm_hello_world_int8", "tflm_micro_speech_quantized", "tiny_kws_ref_model")
+
+
+def _firmware_module():
+    spec = importlib.util.spec_from_file_location("el_firmware_tool", ROOT / "runtime_c" / "tools" / "firmware.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+firmware = _firmware_module()
+_missing = firmware.missing_tools()
+pytestmark = [
+    pytest.mark.skipif(bool(_missing), reason=f"no Cortex-M cross tools ({', '.join(_missing)}); install "
+                       "gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm"),
+    pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not beside the project"),
+]
+
+
+def _host_outputs(model: Path, inputs):
+    """The host interpreter's outputs with the reference kernels, the firmware's kernel tier."""
+    from edgelite_runtime import Interpreter, OpResolverType
+
+    interp = Interpreter(model_path=str(model), experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    interp.allocate_tensors()
+    for detail, x in zip(interp.get_input_details(), inputs):
+        interp.set_tensor(detail["index"], x)
+    interp.invoke()
+    return [interp.get_tensor(d["index"]) for d in interp.get_output_details()]
+
+
+@pytest.fixture(scope="module")
+def build_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("firmware")
+
+
+def _inputs(case: str):
+    return [np.load(REALWORLD / case / "input_0_0.npy")]
+
+
+@pytest.mark.parametrize("case", MODELS)
+def test_cortex_m4_outputs_equal_host(case, build_dir):
+    model = REALWORLD / case / "model.tflite"
+    inputs = _inputs(case)
+    # One core build keeps the three models' kernels; each model gets its own image.
+    result = firmware.build_and_run(model, inputs, "cortex-m4", build_dir,
+                                    op_models=[REALWORLD / m / "model.tflite" for m in MODELS])
+    host = _host_outputs(model, inputs)
+    assert len(result["outputs"]) == len(host)
+    for got, want in zip(result["outputs"], host):
+        assert got == np.ascontiguousarray(want).tobytes()
+    stats = result["stats"]
+    assert stats["heap_calls_in_invoke"] == 0
+    assert stats["heap_calls"] > 0  # the counter sees the core's allocations at all
+    assert stats["arena_lower_bound"] <= stats["arena_planned"] <= stats["heap_peak"]
+    sizes = result["code_size"]
+    assert sizes["framework"] > 0 and sizes["kernels"] > 0
+    print(json.dumps({"case": case, "stats": stats, "code_size": sizes}))
+
+
+def test_cortex_m7_micro_speech(build_dir):
+    case = "tflm_micro_speech_quantized"
+    model = REALWORLD / case / "model.tflite"
+    result = firmware.build_and_run(model, _inputs(case), "cortex-m7", build_dir)
+    assert result["machine"] == "mps2-an500"
+    assert result["outputs"][0] == np.ascontiguousarray(_host_outputs(model, _inputs(case))[0]).tobytes()
+
+
+def test_op_selection_drops_unused_kernels(build_dir):
+    """The hello_world image keeps only FULLY_CONNECTED's kernels: less kernel code than with KWS's ops too."""
+    case = "tflm_hello_world_int8"
+    model = REALWORLD / case / "model.tflite"
+    own = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir)
+    shared = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir,
+                                    op_models=[REALWORLD / m / "model.tflite" for m in MODELS])
+    assert own["outputs"] == shared["outputs"]
+    assert own["code_size"]["kernels"] < shared["code_size"]["kernels"]
+
+
+def test_unselected_op_is_reported(build_dir):
+    """A model run on a core built without its ops fails with TFLite's missing-op error, not a crash."""
+    case = "tiny_kws_ref_model"
+    with pytest.raises(firmware.FirmwareError, match="Didn't find op for builtin opcode 'CONV_2D'"):
+        firmware.build_and_run(REALWORLD / case / "model.tflite", _inputs(case), "cortex-m4", build_dir,
+                               op_models=[REALWORLD / "tflm_hello_world_int8" / "model.tflite"])
