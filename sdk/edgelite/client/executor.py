@@ -1,4 +1,4 @@
-"""The numpy executor: a topological plan per (fetches, feeds) signature, run step by step over slots."""
+"""The numpy executor: a topological plan per (fetches, feeds) signature, compiled into one step per op."""
 from __future__ import annotations
 
 import time
@@ -6,6 +6,8 @@ from typing import Any, Optional
 
 import numpy as np
 
+from edgelite.client.compiled_steps import StepSpec, assign_releases, compile_step
+from edgelite.client.inplace_steps import inplace_step
 from edgelite.client.run_lock import RunLock
 from edgelite.framework import errors
 from edgelite.framework.graph import Operation, Tensor
@@ -55,6 +57,8 @@ class SessionState:
         self.run_lock = RunLock()
         # Called once by Session.close: queues cancel their waiting operations, iterators stop their threads.
         self.closers: list = []
+        # ConfigProto's intra_op_parallelism_threads for native kernels with their own pools (0: their default).
+        self.intra_op_threads = 0
 
     def close(self) -> None:
         """Run the closers registered by stateful kernels (each once)."""
@@ -117,20 +121,22 @@ class OpContext:
         if plan is None:
             plan = build_plan(fn.graph, list(fn.outputs), list(fn.control_outputs), list(fn.inputs), self.state)
             self.state.function_plans[id(fn)] = plan
-        return plan.run(args)
+        return plan.run_nested(args)
 
 
 class Plan:
-    """Topologically ordered kernels over numbered value slots for one fetch/feed signature.
+    """Topologically ordered steps over numbered value slots for one fetch/feed signature.
 
     Values known when the plan is built (constants, variable handles, statically known shapes) are
-    stored in a template that every run starts from, so their ops never run.
+    stored in a template that every run starts from, so their ops never run. Each remaining op is one
+    compiled step (see compiled_steps); `step_ops[i]` is the op of `steps[i]`.
     """
 
-    def __init__(self, steps: list, template: list, feed_slots: list, fetch_slots: list, state: SessionState,
-                 ops: tuple = ()) -> None:
+    def __init__(self, steps: list, step_ops: tuple, template: list, feed_slots: list, fetch_slots: list,
+                 state: SessionState, ops: tuple = ()) -> None:
         self.ops = ops  # every op the fetches need, in run order (for placement checks and logging)
         self.steps = steps
+        self.step_ops = step_ops
         self.template = template
         self.feed_slots = feed_slots
         self.fetch_slots = fetch_slots
@@ -141,37 +147,30 @@ class Plan:
 
         With a `trace` list, each kernel's (op, wall start ns, monotonic start ns, monotonic end ns) is appended.
         """
+        with np.errstate(all="ignore"):
+            return self.run_nested(feed_values, trace)
+
+    def run_nested(self, feed_values: list, trace: Optional[list] = None) -> list:
+        """run() for a caller already inside a run's numpy error state (a cond branch, a loop body)."""
         vals = self.template[:]
         for slot, v in zip(self.feed_slots, feed_values):
             vals[slot] = v
-        with np.errstate(all="ignore"):
-            for kernel, ctx, in_slots, deref, groups, out_slots, out_dtypes, single in self.steps:
-                args = [vals[i] for i in in_slots]
-                try:
-                    if deref:
-                        for j in deref:
-                            a = args[j]
-                            if isinstance(a, VarRef):
-                                args[j] = a.read()
-                    if groups is not None:
-                        args = [args[a:b] if isl else args[a] for a, b, isl in groups]
-                    out = kernel(ctx, *args) if trace is None else _timed(kernel, ctx, args, trace)
-                except errors.OpError as e:
-                    if e.op is None:
-                        e._op = ctx.op
-                    raise
-                except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
-                    raise errors.InvalidArgumentError(None, ctx.op, f"{type(e).__name__}: {e}") from e
-                if single:
-                    dt = out_dtypes[0]
-                    if dt is not None and (type(out) is not np.ndarray or (out.dtype is not dt and out.dtype != dt)):
-                        out = np.asarray(out, dtype=dt)
-                    vals[out_slots[0]] = out
-                    continue
-                for slot, dt, v in zip(out_slots, out_dtypes, out):
-                    if dt is not None and (type(v) is not np.ndarray or (v.dtype is not dt and v.dtype != dt)):
-                        v = np.asarray(v, dtype=dt)
-                    vals[slot] = v
+        i = 0
+        try:
+            if trace is None:
+                for i, step in enumerate(self.steps):
+                    step(vals)
+            else:
+                for i, step in enumerate(self.steps):
+                    wall, start = time.time_ns(), time.perf_counter_ns()
+                    step(vals)
+                    trace.append((self.step_ops[i], wall, start, time.perf_counter_ns()))
+        except errors.OpError as e:
+            if e.op is None:
+                e._op = self.step_ops[i]
+            raise
+        except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
+            raise errors.InvalidArgumentError(None, self.step_ops[i], f"{type(e).__name__}: {e}") from e
         result = []
         for slot in self.fetch_slots:
             if slot is None:
@@ -184,13 +183,6 @@ class Plan:
                 v = v.copy()
             result.append(v)
         return result
-
-
-def _timed(kernel: Any, ctx: OpContext, args: list, trace: list) -> Any:
-    wall, start = time.time_ns(), time.perf_counter_ns()
-    out = kernel(ctx, *args)
-    trace.append((ctx.op, wall, start, time.perf_counter_ns()))
-    return out
 
 
 def _folded_value(op: Operation, state: SessionState) -> Any:
@@ -243,7 +235,7 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
             deps += [t.op for t in reversed(op._inputs) if t not in fed and t.op not in visited]
             for d in deps:
                 stack.append((d, False))
-    steps = []
+    specs = []
     folded: dict = {}
     for op in order:
         kernel = _kernel_of(op)
@@ -262,8 +254,7 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
         out_dtypes = tuple(None if (t.dtype.is_ref_dtype or not t.dtype.is_numpy_compatible
                                     or t.dtype.as_numpy_dtype is np.object_)
                            else np.dtype(t.dtype.as_numpy_dtype) for t in op._outputs)
-        steps.append((kernel, OpContext(op, state), in_slots, deref, groups, out_slots, out_dtypes,
-                      len(out_slots) == 1))
+        specs.append(StepSpec(op, kernel, OpContext(op, state), in_slots, deref, groups, out_slots, out_dtypes))
     for t in fetch_tensors:
         if t is not None and t not in slots:
             slots[t] = len(slots)
@@ -271,7 +262,10 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
     for slot, value in folded.items():
         template[slot] = value
     fetch_slots = [None if t is None else slots[t] for t in fetch_tensors]
-    return Plan(steps, template, [slots[t] for t in feed_tensors], fetch_slots, state, tuple(order))
+    assign_releases(specs, {s for s in fetch_slots if s is not None})
+    steps = [inplace_step(spec) or compile_step(spec) for spec in specs]
+    return Plan(steps, tuple(spec.op for spec in specs), template, [slots[t] for t in feed_tensors], fetch_slots,
+                state, tuple(order))
 
 
 def _input_groups(op: Operation) -> list:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Any, Iterable, Iterator
+import threading
+from typing import Any, ContextManager, Iterable
 
 from edgelite.framework import errors
 from edgelite.framework.device import DeviceSpec
@@ -37,14 +38,35 @@ def log_placement(ops: Iterable[Any], config: Any) -> None:
     sys.stderr.flush()
 
 
-@contextlib.contextmanager
-def intra_op_threads(config: Any) -> Iterator[None]:
-    """Limit the BLAS/OpenMP pools the numpy kernels use to intra_op_parallelism_threads (0 = leave as is)."""
-    threads = getattr(config, "intra_op_parallelism_threads", 0) if config is not None else 0
-    if threads <= 0:
-        yield
-        return
-    from threadpoolctl import threadpool_limits
+_controller_lock = threading.Lock()
+_controller: Any = None
+_modules_at_scan = -1
 
-    with threadpool_limits(limits=threads):
-        yield
+
+def _blas_controller() -> Any:
+    """threadpoolctl's view of the loaded BLAS/OpenMP libraries, rescanned only after new modules were imported.
+
+    Scanning the process's libraries costs ~80 µs, far more than a small graph's step; a library that brings a
+    new thread pool arrives with an imported module, so the module count says when to scan again.
+    """
+    global _controller, _modules_at_scan
+    with _controller_lock:
+        if _controller is None or len(sys.modules) != _modules_at_scan:
+            from threadpoolctl import ThreadpoolController
+            _controller = ThreadpoolController()
+            _modules_at_scan = len(sys.modules)
+        return _controller
+
+
+def intra_op_thread_count(config: Any) -> int:
+    """ConfigProto's intra_op_parallelism_threads (0: leave the libraries' own thread counts)."""
+    threads = getattr(config, "intra_op_parallelism_threads", 0) if config is not None else 0
+    return max(int(threads or 0), 0)
+
+
+def intra_op_threads(config: Any) -> ContextManager:
+    """Limit the BLAS/OpenMP pools the numpy kernels use to intra_op_parallelism_threads (0 = leave as is)."""
+    threads = intra_op_thread_count(config)
+    if threads == 0:
+        return contextlib.nullcontext()
+    return _blas_controller().limit(limits=threads)

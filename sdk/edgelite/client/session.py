@@ -102,6 +102,8 @@ class BaseSession:
         self._config = config
         self._closed = False
         self._state = SessionState()
+        self._intra_op_threads = placement.intra_op_thread_count(config)
+        self._state.intra_op_threads = self._intra_op_threads
         self._plans: dict = {}
         self._default_session_ctx: Any = None
         self._default_graph_ctx: Any = None
@@ -132,6 +134,7 @@ class BaseSession:
         self._plans.clear()
         self._state.close()
         self._state = SessionState()
+        self._state.intra_op_threads = self._intra_op_threads
 
     def __del__(self) -> None:
         self._closed = True
@@ -223,9 +226,13 @@ class BaseSession:
             placement.log_placement(built.ops, self._config)
             plan = (built, strings)
             self._plans[key] = plan
-        with self._state.run_lock, placement.intra_op_threads(self._config):
+        with self._state.run_lock:
             self._state.new_run()
-            values = plan[0].run(feed_values, trace)
+            if self._intra_op_threads:
+                with placement.intra_op_threads(self._config):
+                    values = plan[0].run(feed_values, trace)
+            else:
+                values = plan[0].run(feed_values, trace)
         for i in plan[1]:
             values[i] = _string_fetch(values[i])
         return values
