@@ -26,10 +26,15 @@ ROOT = Path(__file__).resolve().parents[2]
 BOARD = ROOT / "runtime_c" / "boards" / "mps2"
 KERNEL_DIR = ROOT / "runtime_c" / "src" / "kernels"
 
-# The MPS2 FPGA images qemu models for each core, and the GCC flags of that core.
+# The MPS2 FPGA image qemu models for each core, the GCC flags of that core and the board's linker script
+# (AN386 and AN500 share one memory map).
 CPUS = {
-    "cortex-m4": ("mps2-an386", ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]),
-    "cortex-m7": ("mps2-an500", ["-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-d16"]),
+    "cortex-m4": ("mps2-an386", ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"],
+                  "mps2-an386.ld"),
+    "cortex-m7": ("mps2-an500", ["-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-d16"],
+                  "mps2-an386.ld"),
+    "cortex-m33": ("mps2-an505", ["-mcpu=cortex-m33", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-sp-d16"],
+                   "mps2-an505.ld"),
 }
 TOOLS = ("arm-none-eabi-gcc", "qemu-system-arm", "cmake")
 
@@ -112,7 +117,7 @@ def link(cpu: str, library: Path, model_data: Path, build: Path, heap_bytes: int
     elf = build / "firmware.elf"
     wraps = ",".join(f"--wrap={f}" for f in ("malloc", "calloc", "realloc", "free"))
     _run(["arm-none-eabi-gcc", *flags, "--specs=nano.specs", "--specs=rdimon.specs", "-nostartfiles",
-          f"-T{BOARD / 'mps2.ld'}", *objects, str(library), "-lm", "-Wl,--gc-sections", f"-Wl,{wraps}",
+          f"-T{BOARD / CPUS[cpu][2]}", *objects, str(library), "-lm", "-Wl,--gc-sections", f"-Wl,{wraps}",
           f"-Wl,-Map={build / 'firmware.map'}", "-o", str(elf)], "linking the firmware")
     return elf
 

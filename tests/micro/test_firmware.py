@@ -1,5 +1,6 @@
 """The freestanding core on Cortex-M under qemu-system-arm: hello_world, micro_speech and MLPerf Tiny KWS
-give outputs bit-identical to the host interpreter, and invoke touches no heap.
+give outputs bit-identical to the host interpreter on Cortex-M4 (micro_speech on M7 and M33 too), and invoke
+touches no heap.
 
 The firmware is built by runtime_c/tools/firmware.py with Debian's gcc-arm-none-eabi and newlib; where those
 tools or qemu are absent the tests skip with the packages to install.
@@ -77,12 +78,14 @@ def test_cortex_m4_outputs_equal_host(case, build_dir):
     print(json.dumps({"case": case, "stats": stats, "code_size": sizes}))
 
 
-def test_cortex_m7_micro_speech(build_dir):
+@pytest.mark.parametrize("cpu,machine", [("cortex-m7", "mps2-an500"), ("cortex-m33", "mps2-an505")])
+def test_other_cores_micro_speech(cpu, machine, build_dir):
     case = "tflm_micro_speech_quantized"
     model = REALWORLD / case / "model.tflite"
-    result = firmware.build_and_run(model, _inputs(case), "cortex-m7", build_dir)
-    assert result["machine"] == "mps2-an500"
+    result = firmware.build_and_run(model, _inputs(case), cpu, build_dir)
+    assert result["machine"] == machine
     assert result["outputs"][0] == np.ascontiguousarray(_host_outputs(model, _inputs(case))[0]).tobytes()
+    assert result["stats"]["heap_calls_in_invoke"] == 0
 
 
 def test_op_selection_drops_unused_kernels(build_dir):

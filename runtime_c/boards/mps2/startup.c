@@ -1,5 +1,5 @@
 /* Reset and fault vectors for the Arm MPS2 boards qemu-system-arm models (AN386 Cortex-M4,
- * AN500 Cortex-M7): copy .data from flash, clear .bss, enable the FPU, open the semihosting
+ * AN500 Cortex-M7, AN505 Cortex-M33): copy .data from flash, clear .bss, enable the FPU, open the semihosting
  * console and run main; its return value becomes the semihosting exit status. */
 #include <stdint.h>
 #include <stdlib.h>
