@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import native
+from .backend import native_for
+
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
@@ -18,6 +21,9 @@ def relu(x: np.ndarray) -> np.ndarray:
 
 def relu_grad(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Passes the gradient where the Relu input (or output) is strictly positive."""
+    h = native_for(dy, x) if dy.shape == x.shape else None
+    if h is not None:
+        return native.masked_grad(h, "relu_grad", dy, x)
     return np.where(x > 0, dy, _zero(dy))
 
 
@@ -28,6 +34,9 @@ def relu6(x: np.ndarray) -> np.ndarray:
 
 def relu6_grad(dy: np.ndarray, x: np.ndarray) -> np.ndarray:
     """Passes the gradient where 0 < x < 6."""
+    h = native_for(dy, x) if dy.shape == x.shape else None
+    if h is not None:
+        return native.masked_grad(h, "relu6_grad", dy, x)
     return np.where((x > 0) & (x < 6), dy, _zero(dy))
 
 

@@ -5,6 +5,8 @@ from typing import Sequence
 
 import numpy as np
 
+from . import native
+from .backend import native_for
 from .geometry import Padding, Window2D, crop, pad_input, scatter_taps, window2d, windows
 
 
@@ -23,6 +25,9 @@ def conv2d(x: np.ndarray, w: np.ndarray, strides: Sequence[int] = (1, 1),
     """Cross-correlates NHWC `x` with HWIO `w`; im2col through a strided window view and one matmul."""
     _check_channels(x.shape[3], w.shape)
     g = _geometry(x.shape, w.shape, strides, dilations, padding)
+    h = native_for(x, w)
+    if h is not None:
+        return native.window_op(h, "conv2d", g, x.shape, w.shape[3], _out_shape(x.shape[0], g, w.shape[3]), x, w)
     cols = windows(pad_input(x, g), g)
     k = g.k_h * g.k_w * x.shape[3]
     out = cols.reshape(-1, k) @ w.reshape(k, w.shape[3])
@@ -37,6 +42,9 @@ def conv2d_backprop_input(input_shape: Sequence[int], w: np.ndarray, dy: np.ndar
     _check_channels(input_shape[3], w.shape)
     g = _geometry(input_shape, w.shape, strides, dilations, padding)
     _check_out(dy, g, w.shape[3])
+    h = native_for(w, dy)
+    if h is not None:
+        return native.window_op(h, "conv2d_backprop_input", g, input_shape, w.shape[3], input_shape, w, dy)
     return _scatter_tap_products(dy, w, g, input_shape[0], input_shape[3])
 
 
@@ -64,6 +72,9 @@ def conv2d_backprop_filter(x: np.ndarray, filter_shape: Sequence[int], dy: np.nd
     _check_channels(x.shape[3], filter_shape)
     g = _geometry(x.shape, filter_shape, strides, dilations, padding)
     _check_out(dy, g, filter_shape[3])
+    h = native_for(x, dy)
+    if h is not None:
+        return native.window_op(h, "conv2d_backprop_filter", g, x.shape, filter_shape[3], filter_shape, x, dy)
     cols = windows(pad_input(x, g), g)
     k = g.k_h * g.k_w * x.shape[3]
     dw = cols.reshape(-1, k).T @ dy.reshape(-1, filter_shape[3])
@@ -75,8 +86,11 @@ def depthwise_conv2d(x: np.ndarray, w: np.ndarray, strides: Sequence[int] = (1, 
     """Depthwise convolution: filter [KH, KW, C, M] gives C*M channels ordered c*M + m."""
     _check_channels(x.shape[3], w.shape)
     g = _geometry(x.shape, w.shape, strides, dilations, padding)
-    xp = pad_input(x, g)
     c, m = w.shape[2], w.shape[3]
+    h = native_for(x, w)
+    if h is not None:
+        return native.window_op(h, "depthwise_conv2d", g, x.shape, m, _out_shape(x.shape[0], g, c * m), x, w)
+    xp = pad_input(x, g)
     out = np.zeros((x.shape[0], g.out_h, g.out_w, c, m), dtype=np.result_type(x, w))
     for i in range(g.k_h):
         for j in range(g.k_w):
@@ -93,6 +107,9 @@ def depthwise_conv2d_backprop_input(input_shape: Sequence[int], w: np.ndarray, d
     g = _geometry(input_shape, w.shape, strides, dilations, padding)
     c, m = w.shape[2], w.shape[3]
     _check_out(dy, g, c * m)
+    h = native_for(w, dy)
+    if h is not None:
+        return native.window_op(h, "depthwise_backprop_input", g, input_shape, m, input_shape, w, dy)
     dy5 = dy.reshape(dy.shape[0], g.out_h, g.out_w, c, m)
     cols = np.einsum("nhwcm,ijcm->nhwijc", dy5, w, optimize=True)
     return scatter_taps(cols, g, input_shape[0], c)
@@ -107,9 +124,16 @@ def depthwise_conv2d_backprop_filter(x: np.ndarray, filter_shape: Sequence[int],
     g = _geometry(x.shape, filter_shape, strides, dilations, padding)
     c, m = filter_shape[2], filter_shape[3]
     _check_out(dy, g, c * m)
+    h = native_for(x, dy)
+    if h is not None:
+        return native.window_op(h, "depthwise_backprop_filter", g, x.shape, m, filter_shape, x, dy)
     dy5 = dy.reshape(dy.shape[0], g.out_h, g.out_w, c, m)
     cols = windows(pad_input(x, g), g)
     return np.einsum("nhwijc,nhwcm->ijcm", cols, dy5, optimize=True).astype(dy.dtype, copy=False)
+
+
+def _out_shape(batch: int, g: Window2D, channels: int) -> tuple:
+    return (int(batch), g.out_h, g.out_w, int(channels))
 
 
 def _check_out(dy: np.ndarray, g: Window2D, channels: int) -> None:

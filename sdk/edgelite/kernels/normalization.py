@@ -5,6 +5,9 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from . import native
+from .backend import native_for
+
 
 def channel_axis(ndim: int, data_format: str) -> int:
     """Position of the channel axis for NHWC-like ("N...C") or NCHW-like ("NC...") layouts."""
@@ -36,6 +39,9 @@ def bias_add(x: np.ndarray, bias: np.ndarray, data_format: str = "NHWC") -> np.n
 def bias_add_grad(dy: np.ndarray, data_format: str = "NHWC") -> np.ndarray:
     """Sums the gradient over every axis except the channel axis."""
     axis = channel_axis(dy.ndim, data_format) if dy.ndim > 2 else dy.ndim - 1
+    h = native_for(dy) if axis == dy.ndim - 1 else None
+    if h is not None:
+        return native.channel_sum(h, dy)
     return dy.sum(axis=tuple(a for a in range(dy.ndim) if a != axis))
 
 
@@ -57,6 +63,24 @@ def _channel_dot(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
     return (a * b).sum(axis=_reduce_axes(a.ndim, axis))
 
 
+def _native_channels_last(x: np.ndarray, data_format: str, *arrays: np.ndarray):
+    """The native kernels for float32 data whose channels are the last axis, else None."""
+    if x.ndim < 2 or channel_axis(x.ndim, data_format) != x.ndim - 1:
+        return None
+    return native_for(*arrays)
+
+
+def _reported_statistics(bmean: np.ndarray, bvar: np.ndarray, n: int, mean: Optional[np.ndarray],
+                         variance: Optional[np.ndarray], factor: float, dtype: np.dtype) -> Tuple[np.ndarray, ...]:
+    """(batch_mean, batch_variance, saved_mean, saved_variance) outputs of a training FusedBatchNorm."""
+    unbiased = bvar * (n / (n - 1)) if n > 1 else np.full_like(bvar, np.nan)
+    out_mean, out_var = bmean, unbiased
+    if factor != 1.0:
+        out_mean = (1 - factor) * mean.astype(bmean.dtype) + factor * bmean
+        out_var = (1 - factor) * variance.astype(bvar.dtype) + factor * unbiased
+    return out_mean.astype(dtype), out_var.astype(dtype), bmean.astype(dtype), bvar.astype(dtype)
+
+
 def fused_batch_norm(x: np.ndarray, scale: np.ndarray, offset: np.ndarray,
                      mean: Optional[np.ndarray], variance: Optional[np.ndarray],
                      epsilon: float = 1e-3, is_training: bool = True, exponential_avg_factor: float = 1.0,
@@ -67,6 +91,14 @@ def fused_batch_norm(x: np.ndarray, scale: np.ndarray, offset: np.ndarray,
     unbiased (n / (n - 1)) one, and with exponential_avg_factor != 1 both reported statistics are
     already blended into the running `mean` / `variance` inputs.
     """
+    h = _native_channels_last(x, data_format, x, scale, offset)
+    if h is not None and is_training:
+        y, bmean, bvar = native.batch_norm(h, x, scale, offset, None, None, epsilon, True)
+        return (y,) + _reported_statistics(bmean, bvar, x.size // max(x.shape[-1], 1), mean, variance,
+                                           exponential_avg_factor, scale.dtype)
+    if h is not None and mean is not None and variance is not None and native_for(mean, variance) is not None:
+        y = native.batch_norm(h, x, scale, offset, mean, variance, epsilon, False)[0]
+        return y, mean.copy(), variance.copy(), mean.copy(), variance.copy()
     acc = np.float64 if x.dtype == np.float64 else np.float32
     xa, axis = _rows(x.astype(acc, copy=False), channel_axis(x.ndim, data_format))
     sa, oa = scale.astype(acc, copy=False), offset.astype(acc, copy=False)
@@ -79,14 +111,8 @@ def fused_batch_norm(x: np.ndarray, scale: np.ndarray, offset: np.ndarray,
         # y holds the centred input, a fresh array: scale and shift it in place.
         y *= _per_channel(inv * sa, xa.ndim, axis)
         y += _per_channel(oa, xa.ndim, axis)
-        unbiased = bvar * (n / (n - 1)) if n > 1 else np.full_like(bvar, np.nan)
-        out_mean, out_var = bmean, unbiased
-        if exponential_avg_factor != 1.0:
-            f = exponential_avg_factor
-            out_mean = (1 - f) * mean.astype(acc) + f * bmean
-            out_var = (1 - f) * variance.astype(acc) + f * unbiased
-        return (y.astype(x.dtype, copy=False).reshape(x.shape), out_mean.astype(scale.dtype),
-                out_var.astype(scale.dtype), bmean.astype(scale.dtype), bvar.astype(scale.dtype))
+        return (y.astype(x.dtype, copy=False).reshape(x.shape),) + _reported_statistics(
+            bmean, bvar, n, mean, variance, exponential_avg_factor, scale.dtype)
     ma, va = mean.astype(acc, copy=False), variance.astype(acc, copy=False)
     inv = 1.0 / np.sqrt(va + epsilon)
     y = (xa - _per_channel(ma, xa.ndim, axis)) * _per_channel(inv * sa, xa.ndim, axis)
@@ -99,6 +125,9 @@ def fused_batch_norm_grad(dy: np.ndarray, x: np.ndarray, scale: np.ndarray, save
                           saved_variance: np.ndarray, epsilon: float = 1e-3, is_training: bool = True,
                           data_format: str = "NHWC") -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """FusedBatchNormGrad: (dx, dscale, doffset) from the statistics the forward pass used."""
+    h = _native_channels_last(x, data_format, dy, x, scale, saved_mean, saved_variance)
+    if h is not None:
+        return native.batch_norm_grad(h, dy, x, scale, saved_mean, saved_variance, epsilon, is_training)
     acc = np.float64 if x.dtype == np.float64 else np.float32
     xa, axis = _rows(x.astype(acc, copy=False), channel_axis(x.ndim, data_format))
     dya = dy.astype(acc, copy=False).reshape(xa.shape)

@@ -5,7 +5,9 @@ from typing import Tuple
 
 import numpy as np
 
+from . import native
 from .activations import log_softmax
+from .backend import native_for
 
 
 def softmax_cross_entropy_with_logits(logits: np.ndarray, labels: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
@@ -13,6 +15,9 @@ def softmax_cross_entropy_with_logits(logits: np.ndarray, labels: np.ndarray) ->
     logits, labels = np.broadcast_arrays(logits, labels)
     if logits.ndim < 1:
         raise ValueError("logits and labels must have rank >= 1")
+    h = native_for(logits, labels) if logits.shape[-1] > 0 else None
+    if h is not None:
+        return native.softmax_xent(h, logits, labels)
     logp = log_softmax(logits)
     loss = -(labels * logp).sum(axis=-1)
     return loss.astype(logits.dtype, copy=False), (np.exp(logp) - labels).astype(logits.dtype, copy=False)
@@ -28,6 +33,9 @@ def sparse_softmax_cross_entropy_with_logits(logits: np.ndarray, labels: np.ndar
     if bad.any():
         raise ValueError(f"Received a label value of {int(labels[bad].flat[0])} which is outside the valid "
                          f"range of [0, {classes}).  Label values: {' '.join(str(int(v)) for v in labels.flat)}")
+    h = native_for(logits) if classes > 0 else None
+    if h is not None:
+        return native.softmax_xent(h, logits, labels, sparse=True)
     logp = log_softmax(logits)
     idx = labels.astype(np.intp)[..., None]
     loss = -np.take_along_axis(logp, idx, axis=-1)[..., 0]

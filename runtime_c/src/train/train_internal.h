@@ -1,0 +1,48 @@
+/* Shared pieces of the training kernels: the kernel set, window checks, and the matrix product
+ * on the optimized float GEMM micro-kernels. */
+#ifndef EDGELITE_TRAIN_TRAIN_INTERNAL_H_
+#define EDGELITE_TRAIN_TRAIN_INTERNAL_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu_isa.h"
+#include "edgelite/train_kernels.h"
+#include "kernels/optimized/fgemm.h"
+
+struct el_train_kernels {
+  el_isa isa;
+  const el_fgemm_kernels* fk;
+};
+
+/* EL_VALUE_ERROR unless every size is positive and no padding or output size is negative (the
+ * kernels bound-check every tap, so any such window is safe to run). */
+el_status el_train_check_window(const el_train_window* g);
+
+static inline size_t el_train_pixels(const el_train_window* g) {
+  return (size_t)g->batch * (size_t)g->out_h * (size_t)g->out_w;
+}
+static inline size_t el_train_in_size(const el_train_window* g) {
+  return (size_t)g->batch * (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+}
+
+/* A zero bias as long as one GEMM call reads (EL_FGEMM_CHUNK channels, vectors of 16). */
+extern const float el_train_zero_bias[EL_FGEMM_CHUNK + EL_FGEMM_NR];
+
+/* Floats el_train_pack_rows writes for a k x n matrix. */
+static inline size_t el_train_packed_floats(int k, int n) {
+  return (size_t)((n + EL_FGEMM_NR - 1) / EL_FGEMM_NR) * (size_t)k * EL_FGEMM_NR;
+}
+/* Packs the k x n row-major matrix src (row stride ld) as the GEMM's weights, so that
+ * el_train_matmul multiplies by it: blocks of 16 columns, each [k][16], padded with zeros. */
+void el_train_pack_rows(const float* src, ptrdiff_t ld, int k, int n, float* packed);
+/* out[i][j] = sum_t a[i][t] * B[t][j] for i < m, j < n, t < k, B packed by el_train_pack_rows
+ * (or by el_fgemm_pack from B's transpose). Each output is summed in t order. */
+void el_train_matmul(const el_fgemm_kernels* fk, int m, int n, int k, const float* a,
+                     ptrdiff_t lda, const float* packed, float* out, ptrdiff_t ldo);
+
+/* Copies the im2col row of output pixel `p` (window taps in (i, j) order, in_c floats each,
+ * zeros where the tap falls into padding) to `col`. */
+void el_train_im2col_row(const el_train_window* g, const float* x, size_t p, float* col);
+
+#endif /* EDGELITE_TRAIN_TRAIN_INTERNAL_H_ */

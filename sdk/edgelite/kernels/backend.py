@@ -1,0 +1,64 @@
+"""Which implementation the SDK's hot kernels run: libedgelite's compiled float32 kernels or numpy.
+
+`EDGELITE_SDK_KERNELS=numpy|native` sets the starting choice (native by default); `select` and `using`
+change it at run time. numpy stays the portable reference: it runs every dtype and layout, and it runs
+everything when libedgelite cannot be loaded (then "native" quietly means numpy).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any, Iterator, Optional
+
+import numpy as np
+
+CHOICES = ("native", "numpy")
+_ENV = "EDGELITE_SDK_KERNELS"
+
+
+def _initial() -> str:
+    value = os.environ.get(_ENV, "native").strip().lower() or "native"
+    return value if value in CHOICES else "native"
+
+
+_state = {"choice": _initial()}
+
+
+def select(name: str) -> None:
+    """Makes `name` ("native" or "numpy") the kernels the SDK runs from now on."""
+    if name not in CHOICES:
+        raise ValueError(f"SDK kernels must be one of {CHOICES}, got {name!r}")
+    _state["choice"] = name
+
+
+def selected() -> str:
+    """The kernels asked for ("native" or "numpy"); see `native_available` for whether native can run."""
+    return _state["choice"]
+
+
+@contextlib.contextmanager
+def using(name: str) -> Iterator[None]:
+    """Runs a block with the given kernels selected, restoring the previous choice after it."""
+    before = selected()
+    select(name)
+    try:
+        yield
+    finally:
+        select(before)
+
+
+def native_available() -> bool:
+    """True when libedgelite's training kernels load."""
+    from . import native_lib
+    return native_lib.handle() is not None
+
+
+def native_for(*arrays: np.ndarray) -> Optional[Any]:
+    """The native kernel handle when native kernels are selected, loadable and every array is float32."""
+    if _state["choice"] != "native":
+        return None
+    for a in arrays:
+        if a.dtype != np.float32:
+            return None
+    from . import native_lib
+    return native_lib.handle()

@@ -1,0 +1,111 @@
+"""numpy-facing wrappers of the compiled training kernels: contiguous float32 in, fresh arrays out."""
+from __future__ import annotations
+
+from typing import Any, Sequence, Tuple
+
+import numpy as np
+
+from .geometry import Window2D
+
+_STATUS = {1: ValueError, 2: RuntimeError, 3: OSError, 4: MemoryError}
+
+
+def _check(status: int, kernel: str) -> None:
+    if status != 0:
+        raise _STATUS.get(status, RuntimeError)(f"{kernel}: the compiled kernel failed with status {status}")
+
+
+def _buf(h: Any, a: np.ndarray) -> Any:
+    return h.ffi.from_buffer("float[]", a)
+
+
+def _c(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float32)
+
+
+def _matrix(a: np.ndarray) -> Tuple[np.ndarray, int, int]:
+    """Contiguous float32 `a` with its (rows, channels) as a channels-last matrix."""
+    ac = _c(a)
+    channels = ac.shape[-1]
+    return ac, (ac.size // channels if channels else 0), channels
+
+
+def _window(h: Any, g: Window2D, in_shape: Sequence[int], out_c: int) -> Any:
+    return h.ffi.new("el_train_window *", {
+        "batch": int(in_shape[0]), "in_h": g.in_h, "in_w": g.in_w, "in_c": int(in_shape[3]),
+        "k_h": g.k_h, "k_w": g.k_w, "out_c": int(out_c), "stride_h": g.stride_h, "stride_w": g.stride_w,
+        "dil_h": g.dil_h, "dil_w": g.dil_w, "pad_top": g.pad_top, "pad_left": g.pad_left,
+        "out_h": g.out_h, "out_w": g.out_w})
+
+
+def window_op(h: Any, name: str, g: Window2D, in_shape: Sequence[int], out_c: int,
+              out_shape: Tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:
+    """Runs el_train_<name>(kernels, window, *arrays, out) and returns the new float32 `out`."""
+    ins = [_c(a) for a in arrays]
+    out = np.empty(out_shape, dtype=np.float32)
+    if out.size:
+        fn = getattr(h.lib, "el_train_" + name)
+        _check(fn(h.kernels, _window(h, g, in_shape, out_c), *(_buf(h, a) for a in ins), _buf(h, out)), name)
+    return out
+
+
+def batch_norm(h: Any, x: np.ndarray, scale: np.ndarray, offset: np.ndarray, mean: Any, variance: Any,
+               epsilon: float, training: bool) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(y, batch_mean, biased batch_variance) with channels last; the statistics are None in inference."""
+    xc, rows, channels = _matrix(x)
+    y, bm, bv = np.empty(xc.shape, np.float32), np.empty(channels, np.float32), np.empty(channels, np.float32)
+    null = h.ffi.NULL
+    m = null if mean is None else _buf(h, _c(mean))
+    v = null if variance is None else _buf(h, _c(variance))
+    _check(h.lib.el_train_batch_norm(h.kernels, rows, channels, _buf(h, xc), _buf(h, _c(scale)),
+                                     _buf(h, _c(offset)), m, v, float(epsilon), int(training), _buf(h, y),
+                                     _buf(h, bm), _buf(h, bv)), "batch_norm")
+    return y, bm, bv
+
+
+def batch_norm_grad(h: Any, dy: np.ndarray, x: np.ndarray, scale: np.ndarray, mean: np.ndarray,
+                    variance: np.ndarray, epsilon: float, training: bool
+                    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(dx, dscale, doffset) with channels last."""
+    xc, rows, channels = _matrix(x)
+    dx, ds, do = np.empty(xc.shape, np.float32), np.empty(channels, np.float32), np.empty(channels, np.float32)
+    _check(h.lib.el_train_batch_norm_grad(h.kernels, rows, channels, _buf(h, _c(dy)), _buf(h, xc),
+                                          _buf(h, _c(scale)), _buf(h, _c(mean)), _buf(h, _c(variance)),
+                                          float(epsilon), int(training), _buf(h, dx), _buf(h, ds), _buf(h, do)),
+           "batch_norm_grad")
+    return dx, ds, do
+
+
+def channel_sum(h: Any, dy: np.ndarray) -> np.ndarray:
+    """Sum over every axis but the last (BiasAddGrad, channels last)."""
+    d, rows, channels = _matrix(dy)
+    out = np.empty(channels, dtype=np.float32)
+    _check(h.lib.el_train_bias_add_grad(h.kernels, rows, channels, _buf(h, d), _buf(h, out)), "bias_add_grad")
+    return out
+
+
+def masked_grad(h: Any, name: str, dy: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """ReluGrad / Relu6Grad of same-shaped arrays."""
+    d, xc = _c(dy), _c(x)
+    out = np.empty(d.shape, dtype=np.float32)
+    _check(getattr(h.lib, "el_train_" + name)(h.kernels, d.size, _buf(h, d), _buf(h, xc), _buf(h, out)), name)
+    return out
+
+
+def softmax_xent(h: Any, logits: np.ndarray, labels: np.ndarray, sparse: bool = False
+                 ) -> Tuple[np.ndarray, np.ndarray]:
+    """(loss, backprop) of (Sparse)SoftmaxCrossEntropyWithLogits over the last axis."""
+    lg = _c(logits)
+    classes = lg.shape[-1]
+    rows = lg.size // classes
+    loss = np.empty(lg.shape[:-1], dtype=np.float32)
+    back = np.empty(lg.shape, dtype=np.float32)
+    if sparse:
+        lab = np.ascontiguousarray(labels, dtype=np.int64)
+        status = h.lib.el_train_sparse_softmax_xent(h.kernels, rows, classes, _buf(h, lg),
+                                                    h.ffi.from_buffer("int64_t[]", lab), _buf(h, loss), _buf(h, back))
+    else:
+        status = h.lib.el_train_softmax_xent(h.kernels, rows, classes, _buf(h, lg), _buf(h, _c(labels)),
+                                             _buf(h, loss), _buf(h, back))
+    _check(status, "softmax_cross_entropy_with_logits")
+    return loss, back

@@ -1,0 +1,100 @@
+"""Compiled conv2d / depthwise kernels against the numpy reference on random geometries."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from edgelite.kernels import conv, geometry
+from edgelite.kernels.backend import using
+
+from .diff_util import assert_close, both, randn
+
+PADDINGS = st.one_of(st.sampled_from(["SAME", "VALID"]),
+                     st.tuples(st.tuples(st.integers(0, 2), st.integers(0, 2)),
+                               st.tuples(st.integers(0, 2), st.integers(0, 2))))
+
+pytestmark = pytest.mark.usefixtures("native_selected")
+
+
+@st.composite
+def windows(draw, depthwise: bool = False):
+    """A random NHWC input, filter, strides, dilations and padding with at least one output pixel."""
+    kh, kw = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    strides = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    dilations = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    padding = draw(PADDINGS)
+    h = draw(st.integers((kh - 1) * dilations[0] + 1, 12))
+    w = draw(st.integers((kw - 1) * dilations[1] + 1, 12))
+    cin = draw(st.integers(1, 20))
+    cout = draw(st.integers(1, 3)) if depthwise else draw(st.integers(1, 40))
+    batch = draw(st.integers(1, 3))
+    seed = draw(st.integers(0, 2 ** 16))
+    return (batch, h, w, cin), (kh, kw, cin, cout), strides, dilations, padding, seed
+
+
+def _arrays(case, depthwise: bool):
+    xs, ws, strides, dilations, padding, seed = case
+    rng = np.random.default_rng(seed)
+    x, w = randn(rng, *xs), randn(rng, *ws)
+    g = geometry.window2d(xs, ws[:2], strides, dilations, padding)
+    channels = ws[2] * ws[3] if depthwise else ws[3]
+    dy = randn(rng, xs[0], g.out_h, g.out_w, channels)
+    return x, w, dy
+
+
+@settings(max_examples=60, deadline=None)
+@given(windows())
+def test_conv2d_and_its_gradients_match_numpy(case):
+    xs, ws, strides, dilations, padding, _ = case
+    x, w, dy = _arrays(case, depthwise=False)
+    assert_close(*both(conv.conv2d, x, w, strides, dilations, padding))
+    assert_close(*both(conv.conv2d_backprop_input, xs, w, dy, strides, dilations, padding))
+    assert_close(*both(conv.conv2d_backprop_filter, x, ws, dy, strides, dilations, padding))
+
+
+@settings(max_examples=60, deadline=None)
+@given(windows(depthwise=True))
+def test_depthwise_and_its_gradients_match_numpy(case):
+    xs, ws, strides, dilations, padding, _ = case
+    x, w, dy = _arrays(case, depthwise=True)
+    assert_close(*both(conv.depthwise_conv2d, x, w, strides, dilations, padding))
+    assert_close(*both(conv.depthwise_conv2d_backprop_input, xs, w, dy, strides, dilations, padding))
+    assert_close(*both(conv.depthwise_conv2d_backprop_filter, x, ws, dy, strides, dilations, padding))
+
+
+@pytest.mark.parametrize("xs,ws,strides,padding", [
+    ((4, 32, 32, 16), (3, 3, 16, 32), (1, 1), "SAME"),     # ResNet-8 body
+    ((4, 16, 16, 32), (3, 3, 32, 64), (2, 2), "SAME"),     # strided stage entry
+    ((4, 16, 16, 32), (1, 1, 32, 64), (1, 1), "VALID"),    # pointwise (MobileNet)
+    ((4, 49, 10, 1), (10, 4, 1, 64), (2, 2), "SAME"),      # DS-CNN stem
+])
+def test_recipe_layers_match_numpy(xs, ws, strides, padding):
+    rng = np.random.default_rng(1)
+    x, w = randn(rng, *xs), randn(rng, *ws)
+    y, y_native = both(conv.conv2d, x, w, strides, (1, 1), padding)
+    assert_close(y, y_native)
+    dy = randn(rng, *y.shape)
+    assert_close(*both(conv.conv2d_backprop_input, xs, w, dy, strides, (1, 1), padding))
+    assert_close(*both(conv.conv2d_backprop_filter, x, ws, dy, strides, (1, 1), padding))
+
+
+def test_results_are_bitwise_repeatable():
+    rng = np.random.default_rng(2)
+    x, w = randn(rng, 3, 20, 20, 24), randn(rng, 3, 3, 24, 40)
+    dy = randn(rng, 3, 20, 20, 40)
+    first = conv.conv2d_backprop_filter(x, w.shape, dy, (1, 1), (1, 1), "SAME")
+    for _ in range(3):
+        np.testing.assert_array_equal(conv.conv2d_backprop_filter(x, w.shape, dy, (1, 1), (1, 1), "SAME"), first)
+
+
+def test_float64_and_strided_views_take_the_reference_path_or_copy():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 7, 7, 3))
+    w = rng.standard_normal((3, 3, 3, 4))
+    out = conv.conv2d(x, w, (1, 1), (1, 1), "SAME")
+    assert out.dtype == np.float64
+    with using("numpy"):
+        np.testing.assert_array_equal(out, conv.conv2d(x, w, (1, 1), (1, 1), "SAME"))
+    xt = randn(rng, 2, 3, 7, 7).transpose(0, 2, 3, 1)  # a non-contiguous NHWC view
+    assert_close(*both(conv.conv2d, xt, w.astype(np.float32), (1, 1), (1, 1), "VALID"))
