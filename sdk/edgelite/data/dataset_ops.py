@@ -146,7 +146,7 @@ class DatasetV1(ElementStructure):
     def map(self, map_func: Callable, num_parallel_calls: Optional[int] = None, deterministic: Any = None,
             name: Optional[str] = None) -> "DatasetV1":
         """Maps map_func across the elements of this dataset."""
-        return MapDataset(self, map_func, num_parallel_calls)
+        return MapDataset(self, map_func, num_parallel_calls, deterministic)
 
     def filter(self, predicate: Callable, name: Optional[str] = None) -> "DatasetV1":
         """Keeps the elements for which predicate returns True."""
@@ -263,9 +263,10 @@ Dataset = DatasetV1
 class Env:
     """What a running pipeline reads: the values of its input tensors, the session state, per-dataset RNGs."""
 
-    def __init__(self, values: dict, state: Any) -> None:
+    def __init__(self, values: dict, state: Any, options: Optional[Options] = None) -> None:
         self.values = values
         self.state = state
+        self.options = Options() if options is None else options
         self.rngs: dict = {}
         self.stop = threading.Event()
 
@@ -274,7 +275,7 @@ class Env:
 
     def child(self, values: dict) -> "Env":
         """An environment for a dataset built inside a function (interleave), sharing state and stop flag."""
-        env = Env({**self.values, **values}, self.state)
+        env = Env({**self.values, **values}, self.state, self.options)
         env.rngs = self.rngs
         env.stop = self.stop
         return env
@@ -533,15 +534,29 @@ def _is_sparse_value(x: Any) -> bool:
 
 
 class MapDataset(_Unary):
-    def __init__(self, input_dataset: DatasetV1, fn: Callable, num_parallel_calls: Optional[int]) -> None:
+    def __init__(self, input_dataset: DatasetV1, fn: Callable, num_parallel_calls: Optional[int],
+                 deterministic: Optional[bool] = None) -> None:
         f = _trace(input_dataset, fn, "map_fn")
         super().__init__(input_dataset, f.structure, f.out_types(), f.out_shapes(), f.captures, f.out_classes())
         self._fn = f
+        self._parallel = None if num_parallel_calls is None else int(num_parallel_calls)
+        self._deterministic = deterministic
         self.batchable = _row_polymorphic(f, input_dataset)
 
     def _gen(self, env: Env) -> Iterator[list]:
-        for element in self._input._gen(env):
-            yield self._fn(env, element)
+        from .parallel_map import parallel_map, worker_count
+        if self._parallel is not None and self._parallel < 1 and self._parallel != AUTOTUNE:
+            raise errors.InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero.")
+        workers = 1 if self._parallel is None else worker_count(self._parallel)
+        if workers == 1:
+            for element in self._input._gen(env):
+                yield self._fn(env, element)
+            return
+        # The transformation's own `deterministic` wins over the pipeline's tf.data.Options, as in TensorFlow.
+        ordered = self._deterministic if self._deterministic is not None else env.options.deterministic
+        self._fn.prepare(env)
+        yield from parallel_map(self._input._gen(env), lambda element: self._fn(env, element), workers,
+                                ordered is not False, env.stop)
 
 
 # Ops whose kernels give, for a batch of scalar inputs, exactly the stacked per-element results.

@@ -78,8 +78,8 @@ class TracedFunction:
     def out_classes(self) -> list:
         return [cls for _, _, cls in self.leaf_specs]
 
-    def __call__(self, env: Any, args: List[Any]) -> list:
-        """Run the traced graph on one element (a value per component; captured tensors read from env)."""
+    def prepare(self, env: Any) -> Any:
+        """The session's execution plan of the traced graph, built on first use (before any worker thread)."""
         from edgelite.client.executor import build_plan
         state = env.state
         key = ("dataset_fn", id(self))
@@ -87,6 +87,11 @@ class TracedFunction:
         if plan is None:
             plan = build_plan(self.graph, list(self.outputs), [], list(self.graph.inputs), state)
             state.function_plans[key] = plan
+        return plan
+
+    def __call__(self, env: Any, args: List[Any]) -> list:
+        """Run the traced graph on one element (a value per component; captured tensors read from env)."""
+        plan = self.prepare(env)
         flat = [part for i, a in enumerate(args) if i not in self._windows
                 for part in (a if _is_sparse_value(a) else (a,))]
         values = plan.run(flat + [env.value(c) for c in self.captures])

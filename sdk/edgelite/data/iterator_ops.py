@@ -84,13 +84,13 @@ def _one_shot_kernel(ctx: Any, values: list) -> IteratorRuntime:
     r = _runtime(ctx, key)
     if fresh:
         ds = ctx.attrs["_dataset"]
-        r.initialize(ds, Env({id(t): v for t, v in zip(ds._inputs(), values)}, ctx.state))
+        r.initialize(ds, Env({id(t): v for t, v in zip(ds._inputs(), values)}, ctx.state, ds.options()))
     return r
 
 
 def _make_iterator_kernel(ctx: Any, runtime: IteratorRuntime, values: list) -> tuple:
     ds = ctx.attrs["_dataset"]
-    runtime.initialize(ds, Env({id(t): v for t, v in zip(ds._inputs(), values)}, ctx.state))
+    runtime.initialize(ds, Env({id(t): v for t, v in zip(ds._inputs(), values)}, ctx.state, ds.options()))
     return ()
 
 

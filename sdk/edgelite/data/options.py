@@ -1,6 +1,7 @@
 """tf.data.Options and its option groups: typed properties (None until set), merged by with_options.
 
-The options are accepted and kept; TensorFlow's graph rewrites and autotuning they steer do not exist here.
+Only `deterministic` changes what edgelite runs (the order of parallel map results); the other options are
+accepted and kept, as TensorFlow's graph rewrites and autotuning they steer do not exist here.
 """
 from __future__ import annotations
 

@@ -1,0 +1,92 @@
+"""map(num_parallel_calls): TensorFlow's elements and errors, order kept unless deterministic=False, worker
+threads gone when the session closes, elements really in flight together."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import edgelite as tf
+from . import parallel_cases, result_codec
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MORE = json.loads((FIXTURES / "tf_more.json").read_text())
+
+
+@pytest.mark.parametrize("name,fn", parallel_cases.DATASET_CASES, ids=[c[0] for c in parallel_cases.DATASET_CASES])
+def test_matches_tensorflow(name, fn):
+    got, want = result_codec.run_dataset(tf, fn), MORE["datasets"][name]
+    if name in ("parallel_map_error_at_element", "parallel_map_source_error"):
+        # TensorFlow names the failing map node (with a graph-wide counter) in front of the kernel's text.
+        assert want["end"][1].startswith("Error in user-defined function passed to ")
+        assert got["end"][0] == want["end"][0] and want["end"][1].endswith(": " + got["end"][1])
+        got["end"] = want["end"]
+    if name == "parallel_map_nondeterministic":
+        # Any order is allowed; the elements are the same.
+        got["results"].sort(key=lambda r: r["values"])
+        want["results"].sort(key=lambda r: r["values"])
+    assert got == want
+
+
+def _py_sleep_map(seconds: float, **kw):
+    """A dataset whose map blocks for `seconds` per element without holding the GIL (a py_func sleep)."""
+    def slow(x):
+        time.sleep(seconds)
+        return x
+    return tf.data.Dataset.range(8).map(lambda x: tf.py_func(slow, [x], tf.int64, stateful=False), **kw)
+
+
+def _drain(ds) -> tuple:
+    nxt = tf.data.make_one_shot_iterator(ds).get_next()
+    out = []
+    with tf.Session() as sess:
+        start = time.perf_counter()
+        try:
+            while True:
+                out.append(int(sess.run(nxt)))
+        except tf.errors.OutOfRangeError:
+            pass
+        return out, time.perf_counter() - start
+
+
+def test_parallel_calls_overlap_and_keep_order():
+    with tf.Graph().as_default():
+        serial, t1 = _drain(_py_sleep_map(0.05))
+    with tf.Graph().as_default():
+        parallel, t4 = _drain(_py_sleep_map(0.05, num_parallel_calls=4))
+    assert serial == parallel == list(range(8))
+    assert t4 < t1 * 0.6, (t1, t4)
+
+
+def test_options_deterministic_false_lets_fast_elements_overtake():
+    def uneven(x):
+        time.sleep(0.3 if x == 0 else 0.0)
+        return x
+    opts = tf.data.Options()
+    opts.deterministic = False
+    with tf.Graph().as_default():
+        ds = tf.data.Dataset.range(4).map(lambda x: tf.py_func(uneven, [x], tf.int64), num_parallel_calls=2)
+        out, _ = _drain(ds.with_options(opts))
+    assert sorted(out) == [0, 1, 2, 3] and out[0] != 0
+    with tf.Graph().as_default():
+        ds = tf.data.Dataset.range(4).map(lambda x: tf.py_func(uneven, [x], tf.int64), num_parallel_calls=2,
+                                          deterministic=True)
+        out, _ = _drain(ds.with_options(opts))
+    assert out == [0, 1, 2, 3]
+
+
+def test_session_close_ends_the_map_workers():
+    before = set(threading.enumerate())
+    with tf.Graph().as_default():
+        nxt = tf.data.make_one_shot_iterator(
+            tf.data.Dataset.range(10 ** 6).map(lambda x: x + 1, num_parallel_calls=2)).get_next()
+        sess = tf.Session()
+        assert sess.run(nxt) == 1
+        sess.close()
+    deadline = time.monotonic() + 5
+    while set(threading.enumerate()) - before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not set(threading.enumerate()) - before
