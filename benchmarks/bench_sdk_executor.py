@@ -44,24 +44,48 @@ def _chain_run_seconds(tf: Any, op: Callable, length: int, reps: int) -> float:
         for _ in range(length):
             h = op(h)
     with tf.Session(graph=g) as sess:
-        feed = {p: np.ones(4, np.float32)}
-        for _ in range(10):
-            sess.run(h, feed)
-        times = []
-        for _ in range(reps):
-            start = time.perf_counter()
-            sess.run(h, feed)
-            times.append(time.perf_counter() - start)
+        return _median_run_seconds(sess, h, {p: np.ones(4, np.float32)}, reps, warmup=10)
+
+
+def _median_run_seconds(sess: Any, fetch: Any, feed: dict, reps: int, warmup: int) -> float:
+    for _ in range(warmup):
+        sess.run(fetch, feed)
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        sess.run(fetch, feed)
+        times.append(time.perf_counter() - start)
     return statistics.median(times)
 
 
+def _lstm_step_seconds(tf: Any, reps: int) -> float:
+    """A dynamic_rnn LSTM training step (20 steps of a 32-unit cell, batch 16): loop bodies of small ops."""
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(0)
+        x = tf.placeholder(tf.float32, [16, 20, 8])
+        y = tf.placeholder(tf.int32, [16])
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(32), x, dtype=tf.float32)
+        logits = tf.layers.dense(out[:, -1], 4)
+        loss = tf.losses.sparse_softmax_cross_entropy(y, logits)
+        train = tf.train.AdamOptimizer(0.01).minimize(loss)
+        init = tf.global_variables_initializer()
+    rng = np.random.default_rng(0)
+    feed = {x: rng.standard_normal((16, 20, 8)).astype(np.float32), y: rng.integers(0, 4, 16)}
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        return _median_run_seconds(sess, train, feed, reps, warmup=3)
+
+
 def measure(reps: int = 200) -> Dict[str, float]:
-    """µs per op of each chain (run time of CHAIN_LENGTH ops minus an empty run) and µs of an empty run."""
+    """µs per op of each chain (run time of CHAIN_LENGTH ops minus an empty run), µs of an empty run and ms of
+    an LSTM training step."""
     import edgelite as tf
     empty = _chain_run_seconds(tf, lambda h: h, 0, reps)
     out = {"run_us": empty * 1e6}
     for name, op in _chains(tf).items():
         out[f"{name}_us_per_op"] = (_chain_run_seconds(tf, op, CHAIN_LENGTH, reps) - empty) / CHAIN_LENGTH * 1e6
+    out["lstm_train_ms"] = _lstm_step_seconds(tf, max(reps // 10, 5)) * 1e3
     return out
 
 

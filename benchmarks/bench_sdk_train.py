@@ -75,14 +75,15 @@ class Case:
         for _ in range(2):
             self.sess.run(self.g.train_op, self.feed)
 
-    def time_steps(self, steps: int) -> float:
-        """Median seconds of `steps` training steps."""
-        times = []
+    def time_steps(self, steps: int) -> Dict[str, float]:
+        """Median wall and process-CPU seconds of `steps` training steps."""
+        wall, cpu = [], []
         for _ in range(steps):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             self.sess.run(self.g.train_op, self.feed)
-            times.append(time.perf_counter() - start)
-        return statistics.median(times)
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+        return {"seconds": statistics.median(wall), "cpu_seconds": statistics.median(cpu)}
 
 
 def worker(framework: str, cases: List[str]) -> None:
@@ -97,8 +98,8 @@ def worker(framework: str, cases: List[str]) -> None:
     for line in sys.stdin:
         case, steps = line.split()
         t = built[case].time_steps(int(steps))
-        print(json.dumps({"case": case, "seconds": t,
-                          "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}), flush=True)
+        print(json.dumps({"case": case, **t, "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}),
+              flush=True)
 
 
 class Worker:
@@ -142,6 +143,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5, help="timed steps per case and round")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--baseline", type=Path, help="another checkout whose edgelite also runs (before/after)")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="process CPU time instead of wall time: steadier on a loaded machine for single-threaded "
+                             "runs (a multi-threaded framework's CPU time adds up its threads)")
     parser.add_argument("--worker", choices=["edgelite", "tensorflow"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     cases = args.cases.split(",")
@@ -159,12 +163,13 @@ def main() -> None:
         order = list(workers) if r % 2 == 0 else list(reversed(list(workers)))
         for case in cases:
             for fw in order:
-                times[fw][case].append(workers[fw].run(case, args.steps)["seconds"])
+                times[fw][case].append(workers[fw].run(case, args.steps)["cpu_seconds" if args.cpu_time else "seconds"])
     for w in workers.values():
         w.close()
     has_tf, has_base = "tensorflow" in times, "baseline" in times
-    print("| recipe | edgelite ms/step |" + (" baseline ms/step |" if has_base else "")
-          + (" TensorFlow ms/step | edgelite / TF |" if has_tf else ""))
+    unit = "CPU ms/step" if args.cpu_time else "ms/step"
+    print(f"| recipe | edgelite {unit} |" + (f" baseline {unit} |" if has_base else "")
+          + (f" TensorFlow {unit} | edgelite / TF |" if has_tf else ""))
     print("|---|---:|" + "---:|" * (has_base + 2 * has_tf))
     for case in cases:
         el = statistics.median(times["edgelite"][case]) * 1e3

@@ -1,5 +1,6 @@
 """Elementwise steps may write into a dying intermediate, but never into anything another holder can see:
-fetched values (of this or an earlier run), feeds, variables, constants, views and aliases."""
+fetched values (of this or an earlier run), feeds, variables, constants, views and aliases. Arrays here are
+64x64 float32 (16 KiB), above the size from which a buffer is reused."""
 from __future__ import annotations
 
 import threading
@@ -15,10 +16,10 @@ def _inputs(rng: np.random.Generator, shape: tuple) -> np.ndarray:
 
 def test_fetched_values_survive_later_runs():
     rng = np.random.default_rng(0)
-    x = tf.placeholder(tf.float32, [None, 4])
-    bv = _inputs(rng, (4,))
+    x = tf.placeholder(tf.float32, [None, 64])
+    bv = _inputs(rng, (64,))
     y = tf.nn.relu(tf.nn.bias_add(x * 2.0, tf.constant(bv))) + 1.0
-    feeds = [_inputs(rng, (3, 4)) for _ in range(4)]
+    feeds = [_inputs(rng, (64, 64)) for _ in range(4)]
     with tf.Session() as s:
         got = [s.run(y, {x: f}) for f in feeds]
         again = [s.run(y, {x: f}) for f in feeds]
@@ -29,10 +30,21 @@ def test_fetched_values_survive_later_runs():
         assert g is not a and not np.shares_memory(g, a)
 
 
+def test_small_results_are_fresh_arrays():
+    """Under the reuse size every result is a new allocation, so small values never alias either."""
+    x = tf.placeholder(tf.float32, [4])
+    h = tf.nn.relu(x * 2.0)
+    with tf.Session() as s:
+        first = s.run(h, {x: [1.0, -1.0, 2.0, 0.5]})
+        second = s.run(h, {x: [3.0, 3.0, 3.0, 3.0]})
+    np.testing.assert_array_equal(first, [2.0, 0.0, 4.0, 1.0])
+    np.testing.assert_array_equal(second, [6.0, 6.0, 6.0, 6.0])
+
+
 def test_fetched_intermediate_is_not_overwritten_by_its_consumer():
     rng = np.random.default_rng(1)
-    xv = _inputs(rng, (5, 3))
-    x = tf.placeholder(tf.float32, [None, 3])
+    xv = _inputs(rng, (64, 64))
+    x = tf.placeholder(tf.float32, [None, 64])
     h = x - 0.5
     r = tf.nn.relu(h)
     with tf.Session() as s:
@@ -44,10 +56,10 @@ def test_fetched_intermediate_is_not_overwritten_by_its_consumer():
 
 def test_feeds_variables_and_constants_are_left_alone():
     rng = np.random.default_rng(2)
-    xv = _inputs(rng, (2, 3))
+    xv = _inputs(rng, (64, 64))
     kept = xv.copy()
-    cv = _inputs(rng, (2, 3))
-    x = tf.placeholder(tf.float32, [2, 3])
+    cv = _inputs(rng, (64, 64))
+    x = tf.placeholder(tf.float32, [64, 64])
     v = tf.Variable(cv)
     c = tf.constant(cv)
     outs = [tf.nn.relu(x), x + 1.0, tf.nn.relu(v), v * 3.0, tf.nn.relu(c), tf.add_n([c, c, x])]
@@ -64,8 +76,8 @@ def test_feeds_variables_and_constants_are_left_alone():
 
 def test_views_and_aliases_of_a_dying_value_keep_their_values():
     rng = np.random.default_rng(3)
-    xv = _inputs(rng, (4, 3))
-    x = tf.placeholder(tf.float32, [4, 3])
+    xv = _inputs(rng, (64, 64))
+    x = tf.placeholder(tf.float32, [64, 64])
     a = x * 2.0
     flat = tf.reshape(a, [-1])
     same = tf.identity(a)
@@ -82,9 +94,9 @@ def test_views_and_aliases_of_a_dying_value_keep_their_values():
 def test_broadcast_and_operand_order():
     """The dying operand is reused only when the result has its shape; Sub keeps its operand order."""
     rng = np.random.default_rng(4)
-    xv, bv = _inputs(rng, (3, 4)), _inputs(rng, (4,))
-    x = tf.placeholder(tf.float32, [3, 4])
-    bp = tf.placeholder(tf.float32, [4])
+    xv, bv = _inputs(rng, (64, 64)), _inputs(rng, (64,))
+    x = tf.placeholder(tf.float32, [64, 64])
+    bp = tf.placeholder(tf.float32, [64])
     small = bp * 1.5
     big = x * 3.0
     outs = [big - small, (bp * 2.0) - (x * 0.5), tf.add_n([x * 1.0, x * 2.0, x]), tf.maximum(bp + 1.0, x)]
@@ -98,12 +110,12 @@ def test_broadcast_and_operand_order():
 
 
 def test_concurrent_runs_of_one_plan_do_not_mix_values():
-    x = tf.placeholder(tf.float32, [64])
+    x = tf.placeholder(tf.float32, [4096])
     y = tf.nn.relu(x * 2.0 - 1.0) + x
     errors: list = []
 
     def worker(sess: tf.Session, k: int) -> None:
-        v = np.full(64, float(k), np.float32)
+        v = np.full(4096, float(k), np.float32)
         for _ in range(200):
             got = sess.run(y, {x: v})
             if not np.array_equal(got, np.maximum(v * 2 - 1, 0) + v):
@@ -123,7 +135,7 @@ def _address(a: np.ndarray) -> int:
 
 
 def test_dying_intermediate_buffer_is_reused():
-    """bias-add then relu then add write one buffer: the result sits where the first intermediate was made."""
+    """bias-add then relu then sub write one buffer: the result sits where the first intermediate was made."""
     made: list = []
 
     def fresh(x: np.ndarray) -> np.ndarray:
@@ -131,12 +143,13 @@ def test_dying_intermediate_buffer_is_reused():
         made.append(_address(out))
         return out
 
-    x = tf.placeholder(tf.float32, [8, 4])
+    bias = np.linspace(-1, 1, 64, dtype=np.float32)
+    x = tf.placeholder(tf.float32, [64, 64])
     h = tf.py_func(fresh, [x], tf.float32)
-    h.set_shape([8, 4])
-    y = tf.nn.relu(tf.nn.bias_add(h, tf.constant([1.0, -1.0, 0.5, 0.0]))) - 0.25
-    xv = np.linspace(-2, 2, 32, dtype=np.float32).reshape(8, 4)
+    h.set_shape([64, 64])
+    y = tf.nn.relu(tf.nn.bias_add(h, tf.constant(bias))) - 0.25
+    xv = np.linspace(-2, 2, 4096, dtype=np.float32).reshape(64, 64)
     with tf.Session() as s:
         out = s.run(y, {x: xv})
-    np.testing.assert_array_equal(out, np.maximum(xv * 2 + np.float32([1.0, -1.0, 0.5, 0.0]), 0) - np.float32(0.25))
+    np.testing.assert_array_equal(out, np.maximum(xv * 2 + bias, 0) - np.float32(0.25))
     assert _address(out) == made[0]
