@@ -1,6 +1,8 @@
-"""Graphs with tf.image resizes convert to RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR and run in edgelite_runtime
-(and LiteRT when installed) with the SDK's numbers."""
+"""Graphs with tf.image resizes convert to RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR (float, int8, int16 with 16x8
+quantization) and run in edgelite_runtime (and LiteRT when installed) with the SDK's numbers."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,6 +11,9 @@ import edgelite as tf
 from edgelite import lite
 from edgelite.lite import schema, schema_reader
 from edgelite_runtime import Interpreter
+from . import int16_resize_cases
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def _convert_and_run(build, x_value):
@@ -118,3 +123,50 @@ def test_nms_converts_and_selects_as_the_sdk(build, code):
         got = [interp.get_tensor(d["index"]) for d in interp.get_output_details()]
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-6)
+
+
+def _ops_and_quantization(model: bytes) -> list:
+    """(op name, output type, output scales, output zero points) per operator (an absent zero-point vector is
+    zeros, as TFLite reads it)."""
+    m = schema_reader.read_model(model)
+    sg = m["subgraphs"][0]
+    out = []
+    for op in sg["operators"]:
+        t = sg["tensors"][op["outputs"][0]]
+        q = t["quantization"] or {}
+        scales = [float(s) for s in q.get("scale") or []]
+        zeros = [int(z) for z in q.get("zero_point") or []] or [0] * len(scales)
+        out.append((schema.OPERATOR_NAMES[schema_reader.builtin_code(m["operator_codes"][op["opcode_index"]])],
+                    t["type"], scales, zeros))
+    return out
+
+
+@pytest.mark.parametrize("kind", int16_resize_cases.KINDS)
+def test_int16_resizes_as_tensorflow_converts_them(kind):
+    """16x8 quantization: TF 2.21 keeps RESIZE_* in int16 at its input's scale; edgelite writes the same ops, types,
+    scales and zero points for the same graph and calibration data, and runs both models as LiteRT's reference
+    kernels do."""
+    tf_model = (FIXTURES / f"int16_resize_{kind}.tflite").read_bytes()
+    w, samples = int16_resize_cases.weights_and_samples()
+    with tf.Graph().as_default(), tf.Session() as sess:
+        x = tf.placeholder(tf.float32, [1, 5, 6, 3])
+        y = int16_resize_cases.build(tf, kind, x, w)
+        want = sess.run(y, {x: samples[0]})
+        conv = lite.TFLiteConverter.from_session(sess, [x], [y])
+        conv.optimizations = [lite.Optimize.DEFAULT]
+        conv.representative_dataset = lambda: ([s] for s in samples)
+        conv.target_spec.supported_ops = {lite.OpsSet.EXPERIMENTAL_TFLITE_BUILTINS_ACTIVATIONS_INT16_WEIGHTS_INT8}
+        model = conv.convert()
+    ours, theirs = _ops_and_quantization(model), _ops_and_quantization(tf_model)
+    assert [o[:2] for o in ours] == [o[:2] for o in theirs]
+    resize = next(k for k, o in enumerate(ours) if o[0].startswith("RESIZE"))
+    assert ours[resize][1] == schema.TENSOR_TYPES["INT16"]
+    np.testing.assert_allclose(ours[resize][2], theirs[resize][2], rtol=1e-6)
+    assert ours[resize][3] == theirs[resize][3] == [0]
+    assert ours[resize][2] == ours[resize - 1][2]  # the resize keeps its input's scale
+    # int8 weights, not the int16 activations, bound the error against float
+    np.testing.assert_allclose(_run(Interpreter, model, samples[0]), want, atol=0.02 * np.abs(want).max())
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    for m in (model, tf_model):
+        ref = _run(litert.Interpreter, m, samples[0], experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF)
+        np.testing.assert_array_equal(_run(Interpreter, m, samples[0]), ref)
