@@ -1,7 +1,10 @@
 """Static checks on image tensors with TensorFlow's error texts."""
 from __future__ import annotations
 
+from typing import Callable
+
 from edgelite.framework import ops
+from edgelite.ops import array_ops, check_ops, control_flow_ops, math_ops
 
 
 def at_least_3d(image: ops.Tensor) -> None:
@@ -30,3 +33,30 @@ def rank_3_or_4(image: ops.Tensor, what: str) -> int:
     if rank not in (3, 4):
         raise ValueError(what.format(shape=image.shape, rank=rank))
     return rank
+
+
+def assert_at_least_3d(image: ops.Tensor) -> ops.Tensor:
+    """image, after at_least_3d's static check and, while its rank or inner three sizes are unknown, TF's run-time
+    asserts (sizes > 0, rank >= 3) as control dependencies: TF's _AssertAtLeast3DImage."""
+    at_least_3d(image)
+    shape = image.shape
+    if shape.ndims is not None and shape[-3:].is_fully_defined():
+        return image
+    checks = [check_ops.assert_positive(array_ops.shape(image)[-3:], ["inner 3 dims of 'image.shape' must be > 0."]),
+              check_ops.assert_greater_equal(array_ops.rank(image), 3,
+                                             message="'image' must be at least three-dimensional.")]
+    return control_flow_ops.with_dependencies(checks, image)
+
+
+def by_rank(image: ops.Tensor, rank3: Callable[[], ops.Tensor], rank4: Callable[[], ops.Tensor],
+            what: str) -> ops.Tensor:
+    """rank3() or rank4() by the image's static rank; for an unknown rank a cond on the run-time rank (rank4 for
+    every rank but 3, as TF does); ValueError with TF's text `what` for another static rank."""
+    rank = image.shape.ndims
+    if rank is None:
+        return control_flow_ops.cond(math_ops.equal(array_ops.rank(image), 3), rank3, rank4)
+    if rank == 3:
+        return rank3()
+    if rank == 4:
+        return rank4()
+    raise ValueError(what.format(shape=image.shape, rank=rank))

@@ -93,8 +93,7 @@ def adjust_contrast(images: Any, contrast_factor: Any) -> ops.Tensor:
 def per_image_standardization(image: Any) -> ops.Tensor:
     """(x - mean) / max(stddev, 1/sqrt(N)) over each image's last three dimensions (float32 result)."""
     with ops.name_scope(None, "per_image_standardization", [image]) as scope:
-        image = ops.convert_to_tensor(image, name="image")
-        _checks.at_least_3d(image)
+        image = _checks.assert_at_least_3d(ops.convert_to_tensor(image, name="image"))
         image = math_ops.cast(image, dtypes.float32)
         num_pixels = math_ops.reduce_prod(array_ops.shape(image)[-3:])
         mean = math_ops.reduce_mean(image, axis=[-1, -2, -3], keepdims=True)

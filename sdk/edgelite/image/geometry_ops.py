@@ -13,10 +13,10 @@ from . import _checks
 
 def _flip(image: Any, axis: int, scope: str) -> ops.Tensor:
     with ops.name_scope(None, scope, [image]):
-        image = ops.convert_to_tensor(image, name="image")
-        _checks.at_least_3d(image)
-        rank = _checks.rank_3_or_4(image, "'image' (shape {shape})must have either 3 or 4 dimensions.")
-        return array_ops.reverse(image, [axis if rank == 3 else axis + 1])
+        image = _checks.assert_at_least_3d(ops.convert_to_tensor(image, name="image"))
+        return _checks.by_rank(image, lambda: array_ops.reverse(image, [axis]),
+                               lambda: array_ops.reverse(image, [axis + 1]),
+                               "'image' (shape {shape})must have either 3 or 4 dimensions.")
 
 
 def flip_left_right(image: Any) -> ops.Tensor:
@@ -32,21 +32,25 @@ def flip_up_down(image: Any) -> ops.Tensor:
 def _random_flip(image: Any, axis: int, seed: Optional[int], scope: str) -> ops.Tensor:
     """Each image flipped along axis with probability 1/2 (one draw for a 3-D image, one per image in a batch)."""
     with ops.name_scope(None, scope, [image]) as scope:
-        image = ops.convert_to_tensor(image, name="image")
-        _checks.at_least_3d(image)
-        rank = _checks.rank_3_or_4(image, "'image' (shape {shape}) must have either 3 or 4 dimensions.")
-        if rank == 3:
+        image = _checks.assert_at_least_3d(ops.convert_to_tensor(image, name="image"))
+
+        def one_image() -> ops.Tensor:
             draw = random_ops.random_uniform([], 0, 1.0, seed=seed)
             out = control_flow_ops.cond(math_ops.less(draw, 0.5), lambda: array_ops.reverse(image, [axis]),
                                         lambda: image, name=scope)
             out.set_shape(image.shape)
             return out
-        batch = array_ops.shape(image)[0]
-        draw = random_ops.random_uniform(array_ops.stack([batch]), 0, 1.0, seed=seed)
-        flips = math_ops.cast(math_ops.round(array_ops.reshape(draw, array_ops.stack([batch, 1, 1, 1]))),
-                              image.dtype.base_dtype)
-        flipped = array_ops.reverse(image, [axis + 1])
-        return flips * flipped + (1 - flips) * image
+
+        def batch() -> ops.Tensor:
+            size = array_ops.shape(image)[0]
+            draw = random_ops.random_uniform(array_ops.stack([size]), 0, 1.0, seed=seed)
+            flips = math_ops.cast(math_ops.round(array_ops.reshape(draw, array_ops.stack([size, 1, 1, 1]))),
+                                  image.dtype.base_dtype)
+            out = flips * array_ops.reverse(image, [axis + 1]) + (1 - flips) * image
+            out.set_shape(image.shape)  # the batch size TF's reshape infers from the image's static shape
+            return out
+
+        return _checks.by_rank(image, one_image, batch, "'image' (shape {shape}) must have either 3 or 4 dimensions.")
 
 
 def random_flip_left_right(image: Any, seed: Optional[int] = None) -> ops.Tensor:
@@ -98,27 +102,30 @@ def central_crop(image: Any, central_fraction: Any) -> ops.Tensor:
 def rot90(image: Any, k: Any = 1, name: Optional[str] = None) -> ops.Tensor:
     """The image(s) rotated counter-clockwise by k quarter turns (k taken mod 4; chosen at run time)."""
     with ops.name_scope(name, "rot90", [image, k]) as scope:
-        image = ops.convert_to_tensor(image, name="image")
-        _checks.at_least_3d(image)
+        image = _checks.assert_at_least_3d(ops.convert_to_tensor(image, name="image"))
         k = ops.convert_to_tensor(k, dtype=dtypes.int32, name="k")
         k.shape.assert_has_rank(0)
         k = math_ops.mod(k, 4)
-        rank = _checks.rank_3_or_4(image, "'image' (shape {shape}) must have either 3 or 4 dimensions.")
-        h = rank - 3  # the height axis
-        perm = [0, 2, 1, 3] if rank == 4 else [1, 0, 2]
-        cases = [(math_ops.equal(k, 1), lambda: array_ops.transpose(array_ops.reverse(image, [h + 1]), perm)),
-                 (math_ops.equal(k, 2), lambda: array_ops.reverse(image, [h, h + 1])),
-                 (math_ops.equal(k, 3), lambda: array_ops.reverse(array_ops.transpose(image, perm), [h + 1]))]
-        out = control_flow_ops.case(cases, default=lambda: image, exclusive=True, name=scope)
-        dims = image.shape.as_list()
-        out.set_shape(dims[:h] + [None, None] + dims[-1:])
-        return out
+        return _checks.by_rank(image, lambda: _rot90(image, k, 0, scope), lambda: _rot90(image, k, 1, scope),
+                               "'image' (shape {shape}) must have either 3 or 4 dimensions.")
+
+
+def _rot90(image: ops.Tensor, k: ops.Tensor, h: int, scope: str) -> ops.Tensor:
+    """k quarter turns of a 3-D (h = 0) or 4-D (h = 1, the height axis) image, picked by a case on k."""
+    perm = [0, 2, 1, 3] if h else [1, 0, 2]
+    cases = [(math_ops.equal(k, 1), lambda: array_ops.transpose(array_ops.reverse(image, [h + 1]), perm)),
+             (math_ops.equal(k, 2), lambda: array_ops.reverse(image, [h, h + 1])),
+             (math_ops.equal(k, 3), lambda: array_ops.reverse(array_ops.transpose(image, perm), [h + 1]))]
+    out = control_flow_ops.case(cases, default=lambda: image, exclusive=True, name=scope)
+    dims = image.shape.as_list() if image.shape.ndims is not None else [None] * (3 + h)
+    out.set_shape(dims[:h] + [None, None] + dims[-1:])
+    return out
 
 
 def transpose(image: Any, name: Optional[str] = None) -> ops.Tensor:
     """The image(s) with height and width swapped."""
     with ops.name_scope(name, "transpose", [image]):
-        image = ops.convert_to_tensor(image, name="image")
-        _checks.at_least_3d(image)
-        rank = _checks.rank_3_or_4(image, "'image' (shape {shape}) must have either 3 or 4 dimensions.")
-        return array_ops.transpose(image, [1, 0, 2] if rank == 3 else [0, 2, 1, 3], name=name)
+        image = _checks.assert_at_least_3d(ops.convert_to_tensor(image, name="image"))
+        return _checks.by_rank(image, lambda: array_ops.transpose(image, [1, 0, 2], name=name),
+                               lambda: array_ops.transpose(image, [0, 2, 1, 3], name=name),
+                               "'image' (shape {shape}) must have either 3 or 4 dimensions.")
