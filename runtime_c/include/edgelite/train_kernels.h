@@ -1,6 +1,7 @@
 /* edgelite training kernels: float32 forward and backward passes of the SDK's hot ops (NHWC
- * convolutions, depthwise convolutions, fused batch norm, bias and activation gradients,
- * softmax cross-entropy), on the inference kernels' GEMM.
+ * convolutions, depthwise convolutions, pooling, fused batch norm, bias and activation
+ * gradients, softmax cross-entropy) and fused optimizer updates, on the inference kernels'
+ * GEMM.
  *
  * Like edgelite.h this header is a cffi cdef: plain C types only, no macros in declarations.
  * Every kernel is deterministic: each output is summed in one fixed order that depends on the
@@ -57,6 +58,18 @@ el_status el_train_depthwise_backprop_input(const el_train_kernels* k, const el_
 el_status el_train_depthwise_backprop_filter(const el_train_kernels* k, const el_train_window* g,
                                              const float* x, const float* dy, float* dw);
 
+/* Pooling (dilations must be 1, out_c == in_c). Padding never wins a max; averages divide by
+ * the number of real input elements of the window. The max gradient goes to the first
+ * maximum of each window in scan order. */
+el_status el_train_max_pool(const el_train_kernels* k, const el_train_window* g, const float* x,
+                            float* y);
+el_status el_train_max_pool_grad(const el_train_kernels* k, const el_train_window* g,
+                                 const float* x, const float* dy, float* dx);
+el_status el_train_avg_pool(const el_train_kernels* k, const el_train_window* g, const float* x,
+                            float* y);
+el_status el_train_avg_pool_grad(const el_train_kernels* k, const el_train_window* g,
+                                 const float* dy, float* dx);
+
 /* Fused batch norm over `rows` x `channels` (channels last). Training normalizes with the batch
  * statistics and returns them (the variance biased, divided by rows); inference uses `mean` and
  * `variance` and leaves batch_mean / batch_var untouched (they may be NULL). */
@@ -87,6 +100,24 @@ el_status el_train_softmax_xent(const el_train_kernels* k, int64_t rows, int32_t
 el_status el_train_sparse_softmax_xent(const el_train_kernels* k, int64_t rows,
                                        int32_t classes, const float* logits,
                                        const int64_t* labels, float* loss, float* backprop);
+
+/* Optimizer updates of one variable of n elements, in place, TF's formulas. */
+el_status el_train_apply_sgd(const el_train_kernels* k, int64_t n, float* var, float lr,
+                             const float* grad);
+el_status el_train_apply_momentum(const el_train_kernels* k, int64_t n, float* var, float* accum,
+                                  float lr, const float* grad, float momentum, int32_t nesterov);
+el_status el_train_apply_adam(const el_train_kernels* k, int64_t n, float* var, float* m,
+                              float* v, float beta1_power, float beta2_power, float lr,
+                              float beta1, float beta2, float epsilon, const float* grad,
+                              int32_t nesterov);
+el_status el_train_apply_rmsprop(const el_train_kernels* k, int64_t n, float* var, float* ms,
+                                 float* mom, float lr, float rho, float momentum, float epsilon,
+                                 const float* grad);
+el_status el_train_apply_centered_rmsprop(const el_train_kernels* k, int64_t n, float* var,
+                                          float* mg, float* ms, float* mom, float lr, float rho,
+                                          float momentum, float epsilon, const float* grad);
+el_status el_train_apply_adagrad(const el_train_kernels* k, int64_t n, float* var, float* accum,
+                                 float lr, const float* grad, int32_t update_slots);
 
 #ifdef __cplusplus
 }

@@ -109,3 +109,23 @@ def softmax_xent(h: Any, logits: np.ndarray, labels: np.ndarray, sparse: bool = 
                                              _buf(h, loss), _buf(h, back))
     _check(status, "softmax_cross_entropy_with_logits")
     return loss, back
+
+
+def optimizer_update(name: str, slots: Sequence[np.ndarray], grad: np.ndarray, before: Sequence[Any],
+                     after: Sequence[Any] = ()) -> bool:
+    """el_train_apply_<name>(kernels, n, *slots, *before, grad, *after) in place on the variable and its slots.
+
+    False (nothing done) unless the native kernels are selected, every slot is a writable contiguous float32
+    buffer of the variable's shape and the gradient has that shape too: the caller then runs its numpy rule.
+    """
+    from .backend import native_for
+    h = native_for(*slots, grad)
+    shape = slots[0].shape
+    if h is None or grad.shape != shape:
+        return False
+    if not all(s.shape == shape and s.flags.c_contiguous and s.flags.writeable for s in slots):
+        return False
+    fn = getattr(h.lib, "el_train_apply_" + name)
+    _check(fn(h.kernels, slots[0].size, *(_buf(h, s) for s in slots), *before, _buf(h, _c(grad)), *after),
+           "apply_" + name)
+    return True

@@ -5,11 +5,17 @@ from typing import Sequence
 
 import numpy as np
 
+from . import native
+from .backend import native_for
 from .geometry import Padding, Window2D, crop, pad_input, window2d, windows
 
 
 def _geometry(in_shape: Sequence[int], ksize: Sequence[int], strides: Sequence[int], padding: Padding) -> Window2D:
     return window2d(in_shape, ksize, strides, (1, 1), padding)
+
+
+def _pooled_shape(in_shape: Sequence[int], g: Window2D) -> tuple:
+    return (int(in_shape[0]), g.out_h, g.out_w, int(in_shape[3]))
 
 
 def _lowest(dtype: np.dtype) -> float:
@@ -22,6 +28,9 @@ def _lowest(dtype: np.dtype) -> float:
 def max_pool(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], padding: Padding) -> np.ndarray:
     """Max over each window; padding never wins because it holds the dtype's lowest value."""
     g = _geometry(x.shape, ksize, strides, padding)
+    h = native_for(x)
+    if h is not None:
+        return native.window_op(h, "max_pool", g, x.shape, x.shape[3], _pooled_shape(x.shape, g), x)
     return windows(pad_input(x, g, _lowest(x.dtype)), g).max(axis=(3, 4))
 
 
@@ -49,6 +58,9 @@ def max_pool_grad(x: np.ndarray, y: np.ndarray, dy: np.ndarray, ksize: Sequence[
     if tuple(dy.shape) != (x.shape[0], g.out_h, g.out_w, x.shape[3]):
         raise ValueError(f"gradient shape {tuple(dy.shape)} does not match the pooled shape "
                          f"{(x.shape[0], g.out_h, g.out_w, x.shape[3])}")
+    h = native_for(x, dy)
+    if h is not None:
+        return native.window_op(h, "max_pool_grad", g, x.shape, x.shape[3], tuple(x.shape), x, dy)
     dxp = np.zeros((x.shape[0], g.padded_h, g.padded_w, x.shape[3]), dtype=dy.dtype)
     zero = np.zeros((), dtype=dy.dtype)
     for i, j, hit in _winner_masks(x, g):
@@ -80,6 +92,9 @@ def _window_counts(g: Window2D) -> np.ndarray:
 def avg_pool(x: np.ndarray, ksize: Sequence[int], strides: Sequence[int], padding: Padding) -> np.ndarray:
     """Mean over each window, counting only real elements (SAME padding is excluded from the divisor)."""
     g = _geometry(x.shape, ksize, strides, padding)
+    h = native_for(x)
+    if h is not None:
+        return native.window_op(h, "avg_pool", g, x.shape, x.shape[3], _pooled_shape(x.shape, g), x)
     sums = windows(pad_input(x, g), g).sum(axis=(3, 4))
     return (sums / _window_counts(g)).astype(x.dtype, copy=False)
 
@@ -92,6 +107,9 @@ def avg_pool_grad(input_shape: Sequence[int], dy: np.ndarray, ksize: Sequence[in
     if tuple(dy.shape) != (input_shape[0], g.out_h, g.out_w, input_shape[3]):
         raise ValueError(f"gradient shape {tuple(dy.shape)} does not match the pooled shape "
                          f"{(input_shape[0], g.out_h, g.out_w, input_shape[3])}")
+    h = native_for(dy)
+    if h is not None:
+        return native.window_op(h, "avg_pool_grad", g, input_shape, input_shape[3], input_shape, dy)
     share = (dy / _window_counts(g)).astype(dy.dtype, copy=False)
     dxp = np.zeros((input_shape[0], g.padded_h, g.padded_w, input_shape[3]), dtype=dy.dtype)
     for i in range(g.k_h):

@@ -11,6 +11,8 @@ from typing import Tuple, Union
 
 import numpy as np
 
+from edgelite.kernels import native
+
 Scalar = Union[int, float, np.number]
 
 
@@ -40,6 +42,8 @@ def _check_rows(var: np.ndarray, indices: np.ndarray) -> None:
 # ---------------------------------------------------------------- gradient descent
 def apply_gradient_descent(var: np.ndarray, lr: Scalar, grad: np.ndarray) -> None:
     """var -= lr * grad."""
+    if native.optimizer_update("sgd", [var], np.asarray(grad), [float(lr)]):
+        return
     var -= grad * _c(lr, var)
 
 
@@ -73,6 +77,9 @@ def sparse_apply_proximal_gradient_descent(var: np.ndarray, lr: Scalar, l1: Scal
 def apply_momentum(var: np.ndarray, accum: np.ndarray, lr: Scalar, grad: np.ndarray, momentum: Scalar,
                    use_nesterov: bool = False) -> None:
     """accum = accum*momentum + grad; var -= lr*accum (Nesterov: var -= lr*grad + lr*momentum*accum)."""
+    if native.optimizer_update("momentum", [var, accum], np.asarray(grad), [float(lr)],
+                               [float(momentum), bool(use_nesterov)]):
+        return
     lr, momentum = _c(lr, var), _c(momentum, var)
     accum[...] = accum * momentum + grad
     if use_nesterov:
@@ -94,6 +101,8 @@ def sparse_apply_momentum(var: np.ndarray, accum: np.ndarray, lr: Scalar, indice
 def apply_adagrad(var: np.ndarray, accum: np.ndarray, lr: Scalar, grad: np.ndarray,
                   update_slots: bool = True) -> None:
     """accum += grad²; var -= lr * grad / sqrt(accum)."""
+    if native.optimizer_update("adagrad", [var, accum], np.asarray(grad), [float(lr)], [bool(update_slots)]):
+        return
     if update_slots:
         accum += grad * grad
     var -= grad * _c(lr, var) / np.sqrt(accum)
@@ -180,6 +189,9 @@ def sparse_apply_adadelta(var: np.ndarray, accum: np.ndarray, accum_update: np.n
 def apply_adam(var: np.ndarray, m: np.ndarray, v: np.ndarray, beta1_power: Scalar, beta2_power: Scalar, lr: Scalar,
                beta1: Scalar, beta2: Scalar, epsilon: Scalar, grad: np.ndarray, use_nesterov: bool = False) -> None:
     """alpha = lr·sqrt(1-β2^t)/(1-β1^t); m += (g-m)(1-β1); v += (g²-v)(1-β2); var -= alpha·m/(sqrt(v)+ε)."""
+    scalars = [float(a) for a in (beta1_power, beta2_power, lr, beta1, beta2, epsilon)]
+    if native.optimizer_update("adam", [var, m, v], np.asarray(grad), scalars, [bool(use_nesterov)]):
+        return
     c = lambda x: _c(x, var)  # noqa: E731
     one = c(1.0)
     beta1, beta2, epsilon = c(beta1), c(beta2), c(epsilon)
@@ -243,6 +255,9 @@ def sparse_apply_ftrl(var: np.ndarray, accum: np.ndarray, linear: np.ndarray, in
 def apply_rmsprop(var: np.ndarray, ms: np.ndarray, mom: np.ndarray, lr: Scalar, rho: Scalar, momentum: Scalar,
                   epsilon: Scalar, grad: np.ndarray) -> None:
     """ms += (g²-ms)(1-ρ); mom = mom·μ + lr·g/sqrt(ms+ε); var -= mom."""
+    if native.optimizer_update("rmsprop", [var, ms, mom], np.asarray(grad),
+                               [float(a) for a in (lr, rho, momentum, epsilon)]):
+        return
     c = lambda x: _c(x, var)  # noqa: E731
     lr, rho, momentum, epsilon = c(lr), c(rho), c(momentum), c(epsilon)
     ms += (grad * grad - ms) * (c(1.0) - rho)
@@ -253,6 +268,9 @@ def apply_rmsprop(var: np.ndarray, ms: np.ndarray, mom: np.ndarray, lr: Scalar, 
 def apply_centered_rmsprop(var: np.ndarray, mg: np.ndarray, ms: np.ndarray, mom: np.ndarray, lr: Scalar, rho: Scalar,
                            momentum: Scalar, epsilon: Scalar, grad: np.ndarray) -> None:
     """Centered RMSProp: also tracks the mean gradient mg and divides by sqrt(ms - mg² + ε)."""
+    if native.optimizer_update("centered_rmsprop", [var, mg, ms, mom], np.asarray(grad),
+                               [float(a) for a in (lr, rho, momentum, epsilon)]):
+        return
     c = lambda x: _c(x, var)  # noqa: E731
     lr, rho, momentum, epsilon = c(lr), c(rho), c(momentum), c(epsilon)
     ms += (grad * grad - ms) * (c(1.0) - rho)
