@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from edgelite_runtime import _arena
 from edgelite_runtime import _types as T
 from edgelite_runtime._calllock import CallLock
 from edgelite_runtime._lib import ffi, invoker, lib
@@ -85,8 +86,12 @@ class Interpreter:
     """Runs a .tflite model on edgelite's C interpreter with tflite_runtime's Python API.
 
     Beyond tflite's API, `get_arena_info()` returns the memory plan of the last allocate_tensors():
-    `{'planned_bytes': arena size, 'lower_bound_bytes': most bytes of non-constant tensors alive
-    at any one step}`.
+    `{'planned_bytes': arena size, 'lower_bound_bytes': the most bytes of model tensors that any
+    runtime must hold at once at one step}`, and `get_arena_plan()` where each buffer went.
+    `experimental_arena_limit` caps each subgraph's arena (nodes whose fast kernels need too much
+    scratch run their least-scratch kernels; allocate_tensors raises RuntimeError when even that
+    does not fit); `experimental_reuse_input_memory=True` lets the inputs' memory be reused once
+    read, as TFLite Micro does, so every input must be set again before each invoke.
 
     Kernel selection (docs/performance.md): `experimental_kernel_tier` is "optimized" (default)
     or "reference" (the bit-exact reference kernels, like BUILTIN_REF); `experimental_isa` forces
@@ -123,6 +128,8 @@ class Interpreter:
         experimental_kernel_tier: Optional[str] = None,
         experimental_isa: Optional[str] = None,
         experimental_profile: bool = False,
+        experimental_arena_limit: Optional[int] = None,
+        experimental_reuse_input_memory: bool = False,
     ) -> None:
         if not hasattr(self, "_custom_op_registerers"):
             self._custom_op_registerers: List[Any] = []
@@ -160,7 +167,10 @@ class Interpreter:
             raise ValueError(f"experimental_kernel_tier must be one of {_profiling.KERNEL_TIERS}, "
                              f"got {experimental_kernel_tier!r}")
         self._kernel_options = (experimental_kernel_tier, experimental_isa)
+        arena_limit = _arena.check_arena_limit(experimental_arena_limit)
         self._create_interpreter(int(num_threads or 1), resolver, experimental_preserve_all_tensors)
+        self._native.raise_for(lib.el_interpreter_set_arena_options(
+            self._native.interp, arena_limit, 1 if experimental_reuse_input_memory else 0))
         # Hot-path shortcuts: the C handle, the invoke entry point and subgraph 0's per-generation
         # dicts (cleared in place by TensorTable.reset, never rebound).
         self._interp = self._native.interp
@@ -582,6 +592,21 @@ class Interpreter:
         with self._lock:
             self._native.raise_for(lib.el_interpreter_arena(self._interp, planned, lower))
         return {"planned_bytes": int(planned[0]), "lower_bound_bytes": int(lower[0])}
+
+    def get_arena_plan(self, subgraph_index: int = 0) -> Dict[str, Any]:
+        """edgelite extension: where allocate_tensors() put each buffer of a subgraph's arena.
+
+        `{'tensors': {tensor index: {'offset', 'bytes'}}, 'scratch': [{'node', 'offset', 'bytes'}],
+        'small_scratch_nodes': [node index, ...]}`: tensors sharing one buffer (a RESHAPE-like
+        op's output and its input) have the same offset; scratch lives while its node runs; the
+        small-scratch nodes run their least-scratch kernels to fit experimental_arena_limit.
+        """
+        subgraph = operator.index(subgraph_index)
+        self._table.check_subgraph(subgraph)
+        counts = ffi.new("int[2]")
+        with self._lock:
+            self._native.raise_for(lib.el_subgraph_counts(self._interp, subgraph, counts, counts + 1))
+            return _arena.read_plan(self._native, self._interp, subgraph, int(counts[0]), int(counts[1]))
 
     def set_profiling(self, enabled: bool) -> None:
         """edgelite extension: time every op of each invoke from now on (enabling clears the records)."""

@@ -248,6 +248,7 @@ static TfLiteStatus request_scratch(TfLiteContext* ctx, size_t bytes, int* idx) 
   s->bytes = bytes;
   s->node = sg->current_step;
   s->arena_offset = -1;
+  s->align = 8; /* any scalar element type */
   *idx = sg->num_scratch++;
   return kTfLiteOk;
 }

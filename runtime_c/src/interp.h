@@ -28,6 +28,7 @@ typedef struct el_node {
    * the tensor + 1 a convolution reads in place of its input 0 (0: its own input). */
   int pad_folded;
   int pad_source;
+  int small_scratch;     /* prepare picks the kernel with the least arena scratch (arena limit) */
 } el_node;
 
 typedef struct el_tensor_extra {
@@ -46,6 +47,7 @@ typedef struct el_scratch {
   size_t bytes;
   int node;               /* execution plan position that requested it */
   int64_t arena_offset;   /* -1 for heap-backed scratch */
+  size_t align;           /* the arena offset's alignment (heap scratch: always 64) */
   void* heap;
 } el_scratch;
 
@@ -115,6 +117,8 @@ struct el_interpreter {
   void (*free_resources)(void* resources);
   struct el_cpu_backend* backend; /* kernel tier, ISA level and worker pool (kernels/optimized) */
   int profiling;                  /* invoke times every step (profile.c) */
+  size_t arena_limit;             /* bytes each subgraph's arena may take; 0: no limit */
+  int reuse_inputs;               /* graph inputs' memory is reused after their last reader */
 };
 
 /* builder.c */
@@ -142,6 +146,7 @@ void el_free_persistent(el_subgraph* sg);
 
 /* subgraph.c */
 el_status el_subgraph_check_consistent(el_subgraph* sg);
+
 el_status el_subgraph_allocate(el_subgraph* sg);
 el_status el_subgraph_invoke(el_subgraph* sg);
 el_status el_subgraph_reset_variables(el_subgraph* sg);

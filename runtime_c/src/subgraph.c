@@ -7,11 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena_plan.h"
 #include "interp.h"
 #include "op_names.h"
-#include "planner.h"
-
-enum { EL_ARENA_ALIGN = 16 };
 
 /* The name TFLite's error messages use for a node (GetTFLiteOpName). */
 const char* el_node_error_name(const el_node* n) {
@@ -67,11 +65,6 @@ el_status el_subgraph_check_consistent(el_subgraph* sg) {
   }
   sg->consistent = 1;
   return EL_OK;
-}
-
-static int is_arena_tensor(const el_subgraph* sg, int t) {
-  return t >= 0 && (size_t)t < sg->ctx.tensors_size && !sg->extra[t].is_constant &&
-         sg->ctx.tensors[t].allocation_type == kTfLiteArenaRw;
 }
 
 static void drop_arena(el_subgraph* sg) {
@@ -184,125 +177,6 @@ static TfLiteStatus prepare_node(el_subgraph* sg, int step) {
   return kTfLiteOk;
 }
 
-/* Lifetime of each arena tensor over the prepared steps [0, steps). */
-typedef struct span {
-  int first;
-  int last;
-} span;
-
-static void touch(span* s, int t, int step) {
-  if (t < 0) return;
-  if (s[t].first > step) s[t].first = step;
-  if (s[t].last < step) s[t].last = step;
-}
-
-static void touch_list(el_subgraph* sg, span* s, const TfLiteIntArray* a, int step) {
-  for (int k = 0; a != NULL && k < a->size; ++k) {
-    if (is_arena_tensor(sg, a->data[k])) touch(s, a->data[k], step);
-  }
-}
-
-static el_status plan_arena(el_subgraph* sg, int prepared) {
-  size_t nt = sg->ctx.tensors_size;
-  int steps = prepared > 0 ? prepared : 1;
-  int last = steps - 1;
-  span* s = malloc((nt ? nt : 1) * sizeof *s);
-  if (s == NULL) return EL_NO_MEMORY;
-  for (size_t i = 0; i < nt; ++i) {
-    s[i].first = INT_MAX;
-    s[i].last = -1;
-  }
-  /* Graph inputs stay readable for the whole run, graph outputs from production to the end. */
-  for (int32_t k = 0; k < sg->desc->inputs.n; ++k) {
-    int t = sg->desc->inputs.v[k];
-    if (is_arena_tensor(sg, t)) {
-      touch(s, t, 0);
-      touch(s, t, last);
-    }
-  }
-  for (int step = 0; step < prepared; ++step) {
-    const el_node* n = sg->nodes[sg->plan->data[step]];
-    const TfLiteNode* nd = &n->node;
-    if (n->pad_folded) continue; /* its output is read by nobody: no memory */
-    touch_list(sg, s, nd->inputs, step);
-    if (n->pad_source > 0) {
-      /* It reads the unpadded tensor, not its input 0 (which then has no lifetime at all). */
-      if (nd->inputs->data[0] >= 0) s[nd->inputs->data[0]] = (span){INT_MAX, -1};
-      if (is_arena_tensor(sg, n->pad_source - 1)) touch(s, n->pad_source - 1, step);
-    }
-    touch_list(sg, s, nd->outputs, step);
-    touch_list(sg, s, nd->temporaries, step);
-    touch_list(sg, s, nd->intermediates, step);
-  }
-  /* Tensors handed to nodes prepared later, and graph outputs, must survive to the end. */
-  for (int step = prepared; step < sg->plan->size; ++step) {
-    const TfLiteNode* nd = &sg->nodes[sg->plan->data[step]]->node;
-    for (int k = 0; k < nd->inputs->size; ++k) {
-      int t = nd->inputs->data[k];
-      if (is_arena_tensor(sg, t) && s[t].last >= 0) s[t].last = last;
-    }
-  }
-  for (int32_t k = 0; k < sg->desc->outputs.n; ++k) {
-    int t = sg->desc->outputs.v[k];
-    if (is_arena_tensor(sg, t) && s[t].last >= 0) s[t].last = last;
-  }
-  int count = 0;
-  for (size_t i = 0; i < nt; ++i) count += s[i].last >= 0;
-  el_plan_item* items = malloc((size_t)(count + sg->num_scratch + 1) * sizeof *items);
-  int* owner = malloc((size_t)(count + 1) * sizeof *owner);
-  if (items == NULL || owner == NULL) {
-    free(s);
-    free(items);
-    free(owner);
-    return EL_NO_MEMORY;
-  }
-  int n = 0;
-  for (size_t i = 0; i < nt; ++i) {
-    if (s[i].last < 0) continue;
-    items[n].size = sg->ctx.tensors[i].bytes;
-    items[n].first = sg->interp->preserve_all_tensors ? 0 : s[i].first;
-    items[n].last = sg->interp->preserve_all_tensors ? last : s[i].last;
-    owner[n] = (int)i;
-    ++n;
-  }
-  for (int k = 0; k < sg->num_scratch; ++k) {
-    items[n + k].size = sg->scratch[k].bytes;
-    items[n + k].first = sg->scratch[k].node < last ? sg->scratch[k].node : last;
-    items[n + k].last = items[n + k].first;
-  }
-  size_t total = 0, bound = 0;
-  el_status st = EL_OK;
-  if (el_plan_arena(items, n + sg->num_scratch, EL_ARENA_ALIGN, &total, &bound) != 0) {
-    st = EL_NO_MEMORY;
-  } else if (total > 0) {
-    /* calloc leaves large arenas to lazily zeroed pages; the plan wants 64-byte alignment. */
-    uint8_t* raw = total <= SIZE_MAX - 64 ? calloc(1, total + 64) : NULL;
-    if (raw == NULL) {
-      st = EL_NO_MEMORY;
-    } else {
-      sg->arena_raw = raw;
-      sg->arena = raw + ((64 - ((uintptr_t)raw & 63)) & 63);
-    }
-  }
-  if (st == EL_OK) {
-    sg->arena_size = total;
-    sg->arena_lower_bound = bound;
-    for (int k = 0; k < n; ++k) {
-      int t = owner[k];
-      sg->extra[t].arena_offset = (int64_t)items[k].offset;
-      sg->extra[t].arena_bytes = items[k].size;
-      sg->ctx.tensors[t].data.raw = items[k].size ? (char*)sg->arena + items[k].offset : NULL;
-    }
-    for (int k = 0; k < sg->num_scratch; ++k) sg->scratch[k].arena_offset = (int64_t)items[n + k].offset;
-  } else {
-    el_report(sg, "Out of memory allocating a %zu byte tensor arena.", total);
-  }
-  free(s);
-  free(items);
-  free(owner);
-  return st;
-}
-
 /* TFLite's ResetVariableTensor: zero, or the zero point for int8. */
 static void reset_variable(TfLiteTensor* t) {
   if (!t->is_variable || t->data.raw == NULL) return;
@@ -328,14 +202,11 @@ el_status el_subgraph_reset_variables(el_subgraph* sg) {
   return EL_OK;
 }
 
-el_status el_subgraph_allocate(el_subgraph* sg) {
-  el_status st = el_subgraph_check_consistent(sg);
-  if (st != EL_OK) return st;
-  if (sg->state == EL_STATE_READY && !sg->has_pending_resize) return EL_OK;
-  sg->state = EL_STATE_UNPREPARED;
+/* Prepares the execution plan's nodes up to the first one whose output shape is only known at
+ * run time, and plans the arena for them (no arena memory yet). */
+static el_status prepare_and_plan(el_subgraph* sg, int* prepared) {
   drop_arena(sg);
   clear_uses(sg);
-  if (apply_pending_resizes(sg) != kTfLiteOk) return EL_RUNTIME_ERROR;
   mark_subgraph_inputs(sg);
   for (int i = 0; i < sg->num_nodes; ++i) {
     sg->nodes[i]->pad_folded = 0;
@@ -344,21 +215,108 @@ el_status el_subgraph_allocate(el_subgraph* sg) {
   sg->deferred_from = -1;
   sg->deferred_prepared = 0;
   sg->preparing = 1;
-  int prepared = 0;
+  *prepared = 0;
   for (int step = 0; step < sg->plan->size; ++step) {
     if (prepare_node(sg, step) != kTfLiteOk) {
       sg->preparing = 0;
       drop_arena(sg);
       return EL_RUNTIME_ERROR;
     }
-    prepared = step + 1;
+    *prepared = step + 1;
     if (has_dynamic_output(sg, &sg->nodes[sg->plan->data[step]]->node) && step + 1 < sg->plan->size) {
       sg->deferred_from = step + 1;
       break;
     }
   }
   sg->preparing = 0;
-  st = plan_arena(sg, prepared);
+  el_status st = el_arena_plan(sg, *prepared);
+  if (st != EL_OK) el_report(sg, "Out of memory planning the tensor arena.");
+  return st;
+}
+
+typedef struct scratch_user {
+  int node;
+  size_t bytes;
+} scratch_user;
+
+static int cmp_scratch_user(const void* pa, const void* pb) {
+  const scratch_user* a = pa;
+  const scratch_user* b = pb;
+  if (a->bytes != b->bytes) return a->bytes < b->bytes ? -1 : 1;
+  return a->node - b->node;
+}
+
+/* Every node of the fast plan that asked for scratch, with its bytes, smallest first. */
+static int scratch_users(const el_subgraph* sg, scratch_user* users) {
+  int m = 0;
+  for (int k = 0; k < sg->num_scratch; ++k) {
+    const int node = sg->plan->data[sg->scratch[k].node];
+    int j = 0;
+    while (j < m && users[j].node != node) ++j;
+    if (j == m) users[m++] = (scratch_user){node, 0};
+    users[j].bytes += sg->scratch[k].bytes;
+  }
+  qsort(users, (size_t)m, sizeof *users, cmp_scratch_user);
+  return m;
+}
+
+/* Plans again with the first `fast` users on their fast kernels and the rest on the kernels
+ * with the least scratch; returns whether the arena then fits `limit`. */
+static el_status try_fast(el_subgraph* sg, const scratch_user* users, int m, int fast,
+                          size_t limit, int* prepared, int* fits) {
+  for (int j = 0; j < m; ++j) sg->nodes[users[j].node]->small_scratch = j >= fast;
+  el_status st = prepare_and_plan(sg, prepared);
+  *fits = st == EL_OK && sg->arena_size <= limit;
+  return st;
+}
+
+/* The caller's arena limit: keep the fast kernels of as many scratch users as fit, smallest
+ * scratch first (a binary search over how many), the others taking their least-scratch kernel. */
+static el_status fit_limit(el_subgraph* sg, int* prepared) {
+  const size_t limit = sg->interp->arena_limit;
+  const size_t fast_size = sg->arena_size;
+  scratch_user* users = malloc((size_t)(sg->num_scratch + 1) * sizeof *users);
+  if (users == NULL) return EL_NO_MEMORY;
+  const int m = scratch_users(sg, users);
+  int fits = 0;
+  el_status st = m > 0 ? try_fast(sg, users, m, 0, limit, prepared, &fits) : EL_OK;
+  if (st == EL_OK && !fits) {
+    el_report(sg,
+              "The tensor arena needs %zu bytes (%zu with the fastest kernels; lower bound %zu), "
+              "more than the arena limit of %zu bytes.",
+              m > 0 ? sg->arena_size : fast_size, fast_size, sg->arena_lower_bound, limit);
+    st = EL_RUNTIME_ERROR;
+  }
+  int lo = 0, hi = m; /* lo fast users fit, hi do not */
+  while (st == EL_OK && hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    st = try_fast(sg, users, m, mid, limit, prepared, &fits);
+    if (fits) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  if (st == EL_OK && !fits) st = try_fast(sg, users, m, lo, limit, prepared, &fits);
+  free(users);
+  return st;
+}
+
+el_status el_subgraph_allocate(el_subgraph* sg) {
+  el_status st = el_subgraph_check_consistent(sg);
+  if (st != EL_OK) return st;
+  if (sg->state == EL_STATE_READY && !sg->has_pending_resize) return EL_OK;
+  sg->state = EL_STATE_UNPREPARED;
+  drop_arena(sg);
+  clear_uses(sg);
+  if (apply_pending_resizes(sg) != kTfLiteOk) return EL_RUNTIME_ERROR;
+  for (int i = 0; i < sg->num_nodes; ++i) sg->nodes[i]->small_scratch = 0;
+  int prepared = 0;
+  st = prepare_and_plan(sg, &prepared);
+  if (st == EL_OK && sg->interp->arena_limit > 0 && sg->arena_size > sg->interp->arena_limit) {
+    st = fit_limit(sg, &prepared);
+  }
+  if (st == EL_OK) st = el_arena_commit(sg);
   if (st == EL_OK) st = allocate_variables(sg);
   if (st != EL_OK) {
     drop_arena(sg);
@@ -372,7 +330,7 @@ el_status el_subgraph_allocate(el_subgraph* sg) {
 static TfLiteStatus back_with_heap(el_subgraph* sg, const TfLiteIntArray* a) {
   for (int k = 0; a != NULL && k < a->size; ++k) {
     int t = a->data[k];
-    if (!is_arena_tensor(sg, t) || sg->extra[t].arena_offset >= 0) continue;
+    if (!el_is_arena_tensor(sg, t) || sg->extra[t].arena_offset >= 0) continue;
     if (el_tensor_realloc(sg, t, sg->ctx.tensors[t].bytes) != kTfLiteOk) return kTfLiteError;
   }
   return kTfLiteOk;

@@ -9,7 +9,7 @@
 
 static int overlap_free(const el_plan_item* it, int n, size_t align) {
   for (int i = 0; i < n; ++i) {
-    if (it[i].offset % align != 0) return 0;
+    if (it[i].offset % (it[i].align ? it[i].align : align) != 0) return 0;
     for (int j = i + 1; j < n; ++j) {
       if (it[i].last < it[j].first || it[j].last < it[i].first) continue;
       if (it[i].size == 0 || it[j].size == 0) continue;
@@ -28,11 +28,22 @@ void test_planner(void) {
   CHECK_EQ_INT(total, 160);
   CHECK(overlap_free(chain, 3, 16));
 
-  /* Sizes are rounded to the alignment in the plan, not in the bound. */
+  /* Offsets are aligned, sizes are not rounded: the last buffer ends the arena exactly. */
   el_plan_item odd[2] = {{10, 0, 0, 0}, {10, 0, 0, 0}};
   CHECK_EQ_INT(el_plan_arena(odd, 2, 16, &total, &bound), 0);
   CHECK_EQ_INT(bound, 20);
-  CHECK_EQ_INT(total, 32);
+  CHECK_EQ_INT(total, 26);
+
+  /* Each item's own alignment: int8 bytes pack with no padding, an int32 buffer waits for 4. */
+  el_plan_item mixed[3] = {{3, 0, 0, 0, 1}, {5, 0, 0, 0, 1}, {8, 0, 0, 0, 4}};
+  CHECK_EQ_INT(el_plan_arena(mixed, 3, 16, &total, &bound), 0);
+  CHECK(overlap_free(mixed, 3, 1));
+  CHECK_EQ_INT(mixed[2].offset % 4, 0);
+  CHECK_EQ_INT(total, 16);
+
+  /* An alignment that is not a power of two is refused. */
+  el_plan_item bad_align = {8, 0, 0, 0, 3};
+  CHECK_EQ_INT(el_plan_arena(&bad_align, 1, 16, &total, &bound), -1);
 
   /* A small buffer must slot into the gap a freed one leaves. */
   el_plan_item gap[4] = {{100, 0, 2, 0}, {48, 0, 0, 0}, {48, 1, 2, 0}, {32, 1, 1, 0}};
@@ -55,7 +66,8 @@ void test_planner(void) {
       it[i].size = (size_t)(rand() % 5000);
       it[i].first = rand() % 40;
       it[i].last = it[i].first + rand() % 8;
-      sum += (it[i].size + 15) & ~(size_t)15;
+      it[i].align = (size_t)1 << (rand() % 7);
+      sum += it[i].size + it[i].align - 1;
     }
     CHECK_EQ_INT(el_plan_arena(it, n, 16, &total, &bound), 0);
     CHECK(overlap_free(it, n, 16));

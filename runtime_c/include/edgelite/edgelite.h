@@ -176,9 +176,29 @@ el_status el_tensor_set_string(el_interpreter* interp, int subgraph, int tensor_
 el_status el_tensor_copy_to(const el_interpreter* interp, int subgraph, int tensor_index,
                             void* dst, size_t bytes);
 
-/* Memory plan of the last allocate_tensors: the arena's size, and its lower bound (the most
- * bytes of non-constant tensors alive at any one step). */
+/* Memory plan of the last allocate_tensors: the arena's size, and its lower bound: the most bytes
+ * of model tensors that must be held at once at one step of the execution plan (inputs and
+ * outputs of the step and every tensor live across it; a RESHAPE-like op's output counted with
+ * its input; no kernel scratch, kernel temporaries or alignment), summed over subgraphs. */
 el_status el_interpreter_arena(const el_interpreter* interp, size_t* planned, size_t* lower_bound);
+
+/* Arena options, used from the next allocate_tensors on. `limit`: bytes each subgraph's arena
+ * may take (0: no limit); nodes whose fast kernels need more scratch than fits run kernels
+ * with less (the reference ones), and allocate_tensors fails when even that does not fit.
+ * `reuse_inputs` non-zero: the graph inputs' memory is reused after their last reader, so
+ * every input must be set again before each invoke (as in TensorFlow Lite Micro). */
+el_status el_interpreter_set_arena_options(el_interpreter* interp, size_t limit, int reuse_inputs);
+/* A tensor's arena slot after allocate_tensors: its offset from the arena start (-1 when it has
+ * none) and its bytes. Tensors that share one buffer have the same offset. */
+el_status el_interpreter_arena_tensor(const el_interpreter* interp, int subgraph, int tensor,
+                                      int64_t* offset, size_t* bytes);
+/* Kernel scratch buffer `k` of a subgraph: the node that asked for it, its arena offset (-1:
+ * heap) and bytes; EL_VALUE_ERROR past the last one. */
+el_status el_interpreter_arena_scratch(const el_interpreter* interp, int subgraph, int k, int* node,
+                                       int64_t* offset, size_t* bytes);
+/* Whether a node runs its least-scratch kernel because of the arena limit. */
+el_status el_interpreter_node_small_scratch(const el_interpreter* interp, int subgraph, int node,
+                                            int* small);
 
 /* The TfLiteContext* of a subgraph (for _native_handle and delegate tests). */
 void* el_interpreter_context(el_interpreter* interp, int subgraph);

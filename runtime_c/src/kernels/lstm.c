@@ -18,7 +18,7 @@
 
 typedef struct lstm_data {
   el_lstm_geometry g; /* geometry from prepare; tensor pointers refreshed at invoke */
-  int scratch;        /* float path: 5 x step batch x n_cell floats */
+  int scratch;        /* float path: 4 x step batch x n_cell floats */
   el_lstm_int8* q;
   el_lstm_hybrid* hybrid; /* set when the weights are int8 under float activations */
   bool asymmetric;
@@ -201,7 +201,7 @@ static void gate_f32(const el_lstm_geometry* g, int nb, const float* x, const fl
 static float clip(float v, float limit) { return v > limit ? limit : (v < -limit ? -limit : v); }
 
 size_t el_lstm_scratch_floats(const el_lstm_geometry* g, int nb) {
-  return (size_t)5 * (size_t)nb * (size_t)g->n_cell;
+  return (size_t)4 * (size_t)nb * (size_t)g->n_cell;
 }
 
 void el_lstm_step_f32(const el_lstm_geometry* g, int nb, const float* x, const float* aux, float* h, float* c,
@@ -209,7 +209,8 @@ void el_lstm_step_f32(const el_lstm_geometry* g, int nb, const float* x, const f
   const TfLiteTensor* const* t = g->t;
   const int nc = g->n_cell, no = g->n_output;
   const size_t n = (size_t)nb * nc;
-  float *ig = scratch, *fg = scratch + n, *cg = scratch + 2 * n, *og = scratch + 3 * n, *hid = scratch + 4 * n;
+  float *ig = scratch, *fg = scratch + n, *cg = scratch + 2 * n, *og = scratch + 3 * n;
+  float* hid = ig; /* the input gate is dead once the cell is updated */
   if (!g->use_cifg) {
     gate_f32(g, nb, x, aux, h, c, t[EL_LSTM_W_INPUT_I], g->aux_w[0], t[EL_LSTM_W_RECUR_I], t[EL_LSTM_W_PEEP_I],
              t[EL_LSTM_NORM_I], t[EL_LSTM_BIAS_I], kTfLiteActSigmoid, ig);

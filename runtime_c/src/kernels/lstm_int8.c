@@ -158,8 +158,8 @@ TfLiteStatus el_lstm_int8_prepare(TfLiteContext* ctx, TfLiteNode* node, const el
     q->proj_clip = (int8_t)fminf(fmaxf(g->proj_clip / hs_scale, -128.0f), 127.0f);
   }
   const size_t n = (size_t)(g->time_major ? g->n_batch : 1) * (size_t)g->n_cell;
-  /* Four gates and tanh(c) as int16, the hidden value as int8. */
-  return ctx->RequestScratchBufferInArena(ctx, n * (5 * sizeof(int16_t) + sizeof(int8_t)), &q->scratch);
+  /* Four gate rows; the cell's tanh and the hidden row reuse two of them once the cell is updated. */
+  return ctx->RequestScratchBufferInArena(ctx, n * 4 * sizeof(int16_t), &q->scratch);
 }
 
 /* gate += requantize(bias + W v) for each of nb rows, saturating to int16. */
@@ -235,8 +235,10 @@ static void step_int8(const el_lstm_geometry* g, const el_lstm_int8* q, int nb, 
                       int16_t* c, int8_t* out, int16_t* scratch) {
   const int nc = g->n_cell, no = g->n_output;
   const size_t n = (size_t)nb * nc;
-  int16_t *ig = scratch, *fg = scratch + n, *cg = scratch + 2 * n, *og = scratch + 3 * n, *tc = scratch + 4 * n;
-  int8_t* hidden = (int8_t*)(scratch + 5 * n);
+  int16_t *ig = scratch, *fg = scratch + n, *cg = scratch + 2 * n, *og = scratch + 3 * n;
+  /* After the cell update the input and cell gates are dead: tanh(c) and the hidden row go there. */
+  int16_t* tc = ig;
+  int8_t* hidden = (int8_t*)cg;
   if (!g->use_cifg) compute_gate(g, q, GATE_I, nb, x, h, c, ig);
   compute_gate(g, q, GATE_F, nb, x, h, c, fg);
   compute_gate(g, q, GATE_C, nb, x, h, c, cg);

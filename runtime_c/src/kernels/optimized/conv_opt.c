@@ -440,7 +440,7 @@ static TfLiteStatus opt_conv_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* output = &ctx->tensors[node->outputs->data[0]];
   if (s->ref.groups != 1 || !el_is_constant_or_persistent(filter) ||
       (bias != NULL && !el_is_constant_or_persistent(bias)) || el_num_elements(output) == 0 ||
-      el_num_elements(filter) == 0) {
+      el_num_elements(filter) == 0 || el_context_small_scratch(ctx)) {
     return kTfLiteOk;
   }
   /* A PAD before this VALID convolution becomes its geometry's leading rows and columns

@@ -76,6 +76,9 @@ static TfLiteStatus buffers(TfLiteContext* ctx, el_opt_fc* s, size_t packed_byte
   return kTfLiteOk;
 }
 
+/* Rows pack_rows writes: the single-row kernel's one for a batch of one, else the tile's mr. */
+static int packed_rows(const el_opt_fc* s) { return s->batches == 1 ? 1 : s->qk->mr; }
+
 static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc* s,
                                const TfLiteTensor* input, const TfLiteTensor* filter,
                                const TfLiteTensor* bias, const TfLiteTensor* output) {
@@ -111,7 +114,7 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc* 
   s->use_fscale = el_qgemm_rescale_floats(s->scale, s->units, s->out_zp, s->act_min, s->act_max,
                                           s->fscale);
   const size_t elem = s->qk->format == EL_QFORMAT_QUAD ? 1 : 2;
-  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)s->qk->mr * (size_t)s->kp * elem,
+  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)packed_rows(s) * (size_t)s->kp * elem,
                                            s->threads, &s->scratch));
   s->path = PATH_Q8;
   return kTfLiteOk;
@@ -127,7 +130,6 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc*
   el_fgemm_pack(filter->data.f, s->units, s->depth, (float*)s->packed);
   for (int c = 0; c < s->units; ++c) s->fbias[c] = bias ? bias->data.f[c] : 0.0f;
   el_activation_range_f32(params->activation, &s->lo, &s->hi);
-  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, 0, s->threads, &s->scratch));
   s->path = PATH_F32;
   return kTfLiteOk;
 }
@@ -169,7 +171,7 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
                         ctx, s->qinput_bytes + (size_t)s->batches * (sizeof(float) + sizeof(int32_t)),
                         1, &s->qinput));
   const size_t elem = s->qk->format == EL_QFORMAT_QUAD ? 1 : 2;
-  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)s->qk->mr * (size_t)s->kp * elem,
+  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)packed_rows(s) * (size_t)s->kp * elem,
                                            s->threads, &s->scratch));
   s->path = PATH_HYBRID;
   return kTfLiteOk;
@@ -189,6 +191,7 @@ static TfLiteStatus opt_fc_prepare(TfLiteContext* ctx, TfLiteNode* node) {
       (bias != NULL && !el_is_constant_or_persistent(bias)) || el_ndims(filter) != 2) {
     return kTfLiteOk;
   }
+  const int small = el_context_small_scratch(ctx);
   s->units = filter->dims->data[0];
   s->depth = filter->dims->data[1];
   if (s->depth <= 0 || s->units <= 0 || el_num_elements(input) % s->depth != 0) return kTfLiteOk;
@@ -198,7 +201,7 @@ static TfLiteStatus opt_fc_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteType t = input->type;
   if ((t == kTfLiteInt8 && filter->type == kTfLiteInt8 && output->type == kTfLiteInt8) ||
       (t == kTfLiteUInt8 && filter->type == kTfLiteUInt8 && output->type == kTfLiteUInt8)) {
-    if (bias != NULL && bias->type != kTfLiteInt32) return kTfLiteOk;
+    if (small || (bias != NULL && bias->type != kTfLiteInt32)) return kTfLiteOk;
     /* No bound on the sums is needed: every integer step here (packing folds, vector adds,
      * dot products) is arithmetic modulo 2^32, as the reference kernel's wrapping sums are, so
      * the accumulators equal the reference's bit for bit even when they wrap. */
@@ -207,7 +210,7 @@ static TfLiteStatus opt_fc_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   if (t == kTfLiteFloat32 && filter->type == kTfLiteFloat32 && output->type == kTfLiteFloat32) {
     return prepare_f32(ctx, node, s, filter, bias);
   }
-  if (t == kTfLiteFloat32 && filter->type == kTfLiteInt8 && output->type == kTfLiteFloat32 &&
+  if (!small && t == kTfLiteFloat32 && filter->type == kTfLiteInt8 && output->type == kTfLiteFloat32 &&
       (bias == NULL || bias->type == kTfLiteFloat32)) {
     return prepare_hybrid(ctx, node, s, input, filter, bias);
   }
@@ -392,8 +395,9 @@ static TfLiteStatus opt_fc_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   j.s = s;
   j.in = (const uint8_t*)ctx->tensors[node->inputs->data[0]].data.raw_const;
   j.out = (uint8_t*)ctx->tensors[node->outputs->data[0]].data.raw;
-  j.scratch = (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
-  EL_ENSURE(ctx, j.in != NULL && j.out != NULL && j.scratch != NULL);
+  /* The float path reads its rows in place: it has no scratch. */
+  j.scratch = s->path == PATH_F32 ? NULL : (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
+  EL_ENSURE(ctx, j.in != NULL && j.out != NULL && (j.scratch != NULL || s->path == PATH_F32));
   if (s->path == PATH_HYBRID) {
     uint8_t* q = (uint8_t*)el_opt_scratch_slice(ctx, &s->qinput, 0);
     EL_ENSURE(ctx, q != NULL);

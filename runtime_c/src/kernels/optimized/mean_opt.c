@@ -131,7 +131,8 @@ static TfLiteStatus opt_mean_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   s->batches = input->dims->data[0];
   s->pixels = input->dims->data[1] * input->dims->data[2];
   s->channels = input->dims->data[3];
-  if (s->batches <= 0 || s->pixels <= 0 || s->channels <= 0 || s->channels > kMaxChannels) {
+  if (s->batches <= 0 || s->pixels <= 0 || s->channels <= 0 || s->channels > kMaxChannels ||
+      el_context_small_scratch(ctx)) {
     return kTfLiteOk;
   }
   /* The reference multiplier: in_scale / out_scale, then 1/count folded in. */

@@ -37,6 +37,9 @@ extern const TfLiteRegistration el_opt_tanh;
 const el_cpu_backend* el_context_backend(const TfLiteContext* ctx);
 /* The ISA level a node should use. */
 el_isa el_context_isa(const TfLiteContext* ctx);
+/* Non-zero when the node being prepared must keep to the least arena scratch (the caller's
+ * arena limit did not fit the fast paths): its prepare then keeps the reference kernel. */
+int el_context_small_scratch(const TfLiteContext* ctx);
 
 /* Persistent memory of `bytes` with 64-byte alignment (freed with the interpreter). */
 void* el_opt_persistent(TfLiteContext* ctx, size_t bytes);

@@ -14,6 +14,14 @@ el_isa el_context_isa(const TfLiteContext* ctx) {
   return b ? b->isa : el_isa_best();
 }
 
+int el_context_small_scratch(const TfLiteContext* ctx) {
+  const el_subgraph* sg = ctx ? (const el_subgraph*)ctx->impl_ : NULL;
+  if (sg == NULL || &sg->ctx != ctx || !sg->preparing || sg->plan == NULL) return 0;
+  if (sg->current_step < 0 || sg->current_step >= sg->plan->size) return 0;
+  const int node = sg->plan->data[sg->current_step];
+  return node >= 0 && node < sg->num_nodes && sg->nodes[node]->small_scratch;
+}
+
 void* el_opt_persistent(TfLiteContext* ctx, size_t bytes) {
   if (bytes > SIZE_MAX - 64) return NULL;
   uint8_t* p = (uint8_t*)ctx->AllocatePersistentBuffer(ctx, bytes + 64);
@@ -26,13 +34,17 @@ TfLiteStatus el_opt_request_scratch(TfLiteContext* ctx, size_t bytes, int thread
   s->threads = threads < 1 ? 1 : threads;
   s->slice = (bytes + 63) & ~(size_t)63;
   if (s->slice > (SIZE_MAX - 64) / (size_t)s->threads) return kTfLiteError;
-  return ctx->RequestScratchBufferInArena(ctx, s->slice * (size_t)s->threads + 64, &s->index);
+  TfLiteStatus st = ctx->RequestScratchBufferInArena(ctx, s->slice * (size_t)s->threads, &s->index);
+  /* The slices' vector loops want them on cache lines: the plan aligns this buffer to 64 bytes
+   * (scratch on the heap always is). */
+  el_subgraph* sg = (el_subgraph*)ctx->impl_;
+  if (st == kTfLiteOk && sg != NULL && &sg->ctx == ctx) sg->scratch[s->index].align = 64;
+  return st;
 }
 
 void* el_opt_scratch_slice(TfLiteContext* ctx, const el_opt_scratch* s, int thread) {
   uint8_t* p = (uint8_t*)ctx->GetScratchBuffer(ctx, s->index);
   if (p == NULL) return NULL;
-  p += (64 - ((uintptr_t)p & 63)) & 63;
   return p + s->slice * (size_t)thread;
 }
 

@@ -114,7 +114,7 @@ static TfLiteStatus opt_pool_prepare(TfLiteContext* ctx, TfLiteNode* node,
   s->full = windows_full(s);
   const int64_t taps = (int64_t)(s->filter_h < s->in_h ? s->filter_h : s->in_h) *
                        (int64_t)(s->filter_w < s->in_w ? s->filter_w : s->in_w);
-  if (taps > kMaxTaps) return kTfLiteOk;
+  if (taps > kMaxTaps || el_context_small_scratch(ctx)) return kTfLiteOk;
   if (input->type == kTfLiteFloat32) {
     el_activation_range_f32(params->activation, &s->flo, &s->fhi);
     s->fclamp = s->flo > -INFINITY || s->fhi < INFINITY;
