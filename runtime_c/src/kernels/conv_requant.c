@@ -14,28 +14,36 @@ TfLiteStatus el_conv_check_filter_scales(TfLiteContext* context, const TfLiteTen
   return kTfLiteOk;
 }
 
-TfLiteStatus el_conv_requant_prepare(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
-                                     const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
-                                     TfLiteFusedActivation activation, bool uint8_per_channel, el_conv_requant* r) {
-  const TfLiteType type = input->type;
+TfLiteStatus el_conv_requant_channels(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
+                                      const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
+                                      TfLiteFusedActivation activation, el_conv_requant* r) {
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
   EL_ENSURE(context, aq != NULL && aq->scale != NULL);
   EL_ENSURE(context, aq->scale->size == 1 || aq->scale->size == out_ch);
-  if (aq->scale->size > 1 && !uint8_per_channel) EL_ENSURE(context, type != kTfLiteUInt8);
-  EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 4));
   EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t), &r->multipliers_capacity,
                                             (void**)&r->multipliers));
   EL_ENSURE_OK(context,
                el_q_channel_buffer(context, out_ch, sizeof(int32_t), &r->shifts_capacity, (void**)&r->shifts));
   EL_ENSURE_OK(context, el_q_conv_multipliers(context, input, filter, output, out_ch, r->multipliers, r->shifts));
-  if (type == kTfLiteInt16) EL_ENSURE_OK(context, el_q_check_mbqm64_shifts(context, r->shifts, out_ch));
-  if (type == kTfLiteUInt8) {
+  if (input->type == kTfLiteUInt8) {
     double real = 0.0;
     EL_ENSURE_OK(context, el_q_legacy_conv_multiplier(context, input, filter, bias, output, &real));
     el_q_quantize_multiplier(real, &r->legacy_multiplier, &r->legacy_shift);
   }
   return el_q_activation_range(activation, output->type, output->params.scale, output->params.zero_point,
                                &r->act_min, &r->act_max);
+}
+
+TfLiteStatus el_conv_requant_prepare(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
+                                     const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
+                                     TfLiteFusedActivation activation, bool uint8_per_channel, el_conv_requant* r) {
+  const TfLiteAffineQuantization* aq = el_q_affine(filter);
+  EL_ENSURE(context, aq != NULL && aq->scale != NULL);
+  if (aq->scale->size > 1 && !uint8_per_channel) EL_ENSURE(context, input->type != kTfLiteUInt8);
+  EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 4));
+  EL_ENSURE_OK(context, el_conv_requant_channels(context, input, filter, bias, output, out_ch, activation, r));
+  if (input->type == kTfLiteInt16) EL_ENSURE_OK(context, el_q_check_mbqm64_shifts(context, r->shifts, out_ch));
+  return kTfLiteOk;
 }
 
 TfLiteStatus el_hybrid_scratch_request(TfLiteContext* context, int64_t elements, int batches, el_hybrid_scratch* s) {

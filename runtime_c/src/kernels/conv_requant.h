@@ -1,5 +1,5 @@
 /* The output requantization the integer convolutions share (conv_quant.c,
- * depthwise_conv_quant.c), their filter-scale checks (also fully_connected_quant.c) and the arena
+ * depthwise_conv_quant.c, transpose_conv.c), their filter-scale checks (also fully_connected_quant.c) and the arena
  * scratch of their hybrid paths: everything computed once in prepare. */
 #ifndef EDGELITE_KERNELS_CONV_REQUANT_H_
 #define EDGELITE_KERNELS_CONV_REQUANT_H_
@@ -30,9 +30,16 @@ typedef struct el_conv_requant {
  * `max_dim` whose size is their count. */
 TfLiteStatus el_conv_check_filter_scales(TfLiteContext* context, const TfLiteTensor* filter, int max_dim);
 
-/* Fills r for an integer (uint8, int8, int16) convolution with out_ch output channels: filter
- * scales one or one per channel (per channel not for uint8 when !uint8_per_channel), the channel
- * multipliers (int16: shifts mbqm64 takes), the uint8 legacy multiplier and the activation range. */
+/* Fills r for an integer (uint8, int8, int16) convolution-like op (also TRANSPOSE_CONV) with
+ * out_ch output channels and one filter scale or one per channel: the channel multipliers,
+ * the uint8 legacy multiplier and the activation range. */
+TfLiteStatus el_conv_requant_channels(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
+                                      const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
+                                      TfLiteFusedActivation activation, el_conv_requant* r);
+
+/* el_conv_requant_channels with CONV_2D's and DEPTHWISE_CONV_2D's checks: filter scales along a
+ * dimension of the filter, per channel not for uint8 when !uint8_per_channel, and int16 shifts
+ * that mbqm64 takes. */
 TfLiteStatus el_conv_requant_prepare(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
                                      const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
                                      TfLiteFusedActivation activation, bool uint8_per_channel, el_conv_requant* r);

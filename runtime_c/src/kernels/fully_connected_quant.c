@@ -61,10 +61,7 @@ static TfLiteStatus prepare_requantization(TfLiteContext* context, const TfLiteT
   }
   EL_ENSURE_OK(context, el_q_channel_buffer(context, q->units, sizeof(double), &q->scales_capacity,
                                             (void**)&q->scales));
-  for (int c = 0; c < q->units; ++c) {
-    const double w = (double)aq->scale->data[q->per_channel ? c : 0];
-    q->scales[c] = (double)input->params.scale * w / (double)output->params.scale;
-  }
+  for (int c = 0; c < q->units; ++c) q->scales[c] = el_q_channel_real_multiplier(input, aq, c, output);
   return kTfLiteOk;
 }
 

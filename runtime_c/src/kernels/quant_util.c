@@ -126,6 +126,12 @@ bool el_q_is_per_channel(const TfLiteTensor* t) {
   return aq != NULL && aq->scale != NULL && aq->scale->size > 1;
 }
 
+double el_q_channel_real_multiplier(const TfLiteTensor* input, const TfLiteAffineQuantization* filter_q, int c,
+                                    const TfLiteTensor* output) {
+  const double filter_scale = (double)filter_q->scale->data[filter_q->scale->size > 1 ? c : 0];
+  return (double)input->params.scale * filter_scale / (double)output->params.scale;
+}
+
 TfLiteStatus el_q_conv_multipliers(TfLiteContext* context, const TfLiteTensor* input,
                                    const TfLiteTensor* filter, const TfLiteTensor* output,
                                    int num_channels, int32_t* multipliers, int32_t* shifts) {
@@ -141,10 +147,8 @@ TfLiteStatus el_q_conv_multipliers(TfLiteContext* context, const TfLiteTensor* i
     return kTfLiteError;
   }
   for (int c = 0; c < num_channels; ++c) {
-    const double filter_scale = (double)aq->scale->data[per_channel ? c : 0];
-    const double eff = (double)input->params.scale * filter_scale / (double)output->params.scale;
     int shift = 0;
-    el_q_quantize_multiplier(eff, &multipliers[c], &shift);
+    el_q_quantize_multiplier(el_q_channel_real_multiplier(input, aq, c, output), &multipliers[c], &shift);
     shifts[c] = shift;
   }
   return kTfLiteOk;

@@ -142,6 +142,12 @@ const TfLiteAffineQuantization* el_q_affine(const TfLiteTensor* t);
 /* True when the tensor has more than one scale (per-axis quantization). */
 bool el_q_is_per_channel(const TfLiteTensor* t);
 
+/* The real multiplier of output channel c of a convolution or fully connected op, in double as
+ * TFLite computes it: in_scale * filter_scale[c] / out_scale (the one filter scale when there is
+ * only one). */
+double el_q_channel_real_multiplier(const TfLiteTensor* input, const TfLiteAffineQuantization* filter_q, int c,
+                                    const TfLiteTensor* output);
+
 /* Per-channel requantization of a convolution: for each output channel c,
  * in_scale * filter_scale[c] / out_scale, as (multiplier, shift) pairs. A single filter scale is
  * broadcast to all channels. */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "kernels/conv_geom.h"
+#include "kernels/conv_requant.h"
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 #include "kernels/quant_ops.h"
@@ -21,16 +22,9 @@
 enum { kOutputShape = 0, kWeights = 1, kInput = 2, kBias = 3 };
 
 typedef struct tconv_data {
-  int32_t act_min;
-  int32_t act_max;
+  el_conv_requant rq; /* per output channel (int8/int16), the legacy uint8 one, the clamp */
   float act_min_f;
   float act_max_f;
-  int channels_capacity;
-  int shifts_capacity;
-  int32_t* multipliers; /* per output channel (int8/int16) */
-  int32_t* shifts;
-  int32_t legacy_multiplier; /* uint8 */
-  int legacy_shift;
   bool int16_acc32; /* int16x8 with quantized_bias_type int32: int32 accumulators */
 } tconv_data;
 
@@ -134,24 +128,9 @@ static TfLiteStatus tconv_prepare(TfLiteContext* context, TfLiteNode* node) {
     } else {
       EL_ENSURE_TYPES_EQ(context, weights->type, kTfLiteInt8);
     }
-    const TfLiteAffineQuantization* aq = el_q_affine(weights);
-    EL_ENSURE(context, aq != NULL && aq->scale != NULL);
-    EL_ENSURE(context, aq->scale->size == 1 || aq->scale->size == out_ch);
     EL_ENSURE(context, out_ch > 0);
-    EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t),
-                                              &d->channels_capacity, (void**)&d->multipliers));
-    EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t),
-                                              &d->shifts_capacity, (void**)&d->shifts));
-    EL_ENSURE_OK(context, el_q_conv_multipliers(context, input, weights, output, out_ch,
-                                                d->multipliers, d->shifts));
-    if (type == kTfLiteUInt8) {
-      double real = 0.0;
-      EL_ENSURE_OK(context, el_q_legacy_conv_multiplier(context, input, weights, bias, output, &real));
-      el_q_quantize_multiplier(real, &d->legacy_multiplier, &d->legacy_shift);
-    }
-    EL_ENSURE_OK(context, el_q_activation_range(params->activation, type, output->params.scale,
-                                                output->params.zero_point, &d->act_min,
-                                                &d->act_max));
+    EL_ENSURE_OK(context, el_conv_requant_channels(context, input, weights, bias, output, out_ch,
+                                                   params->activation, &d->rq));
   }
 
   if (!el_is_constant_or_persistent(shape)) {
@@ -234,9 +213,9 @@ static void tconv_int8(const tgeom* g, const tconv_data* d, const TfLiteTensor* 
           /* int32 accumulation as the reference's scratch buffer holds it */
           uint32_t acc = (uint32_t)sum;
           if (bias_data) acc += (uint32_t)bias_data[oc];
-          const int32_t scaled = el_q_mbqm((int32_t)acc, d->multipliers[oc], d->shifts[oc]);
+          const int32_t scaled = el_q_mbqm((int32_t)acc, d->rq.multipliers[oc], d->rq.shifts[oc]);
           const int32_t v = el_q_add_wrap(scaled, out_off);
-          out[o++] = (int8_t)el_q_clamp(v, d->act_min, d->act_max);
+          out[o++] = (int8_t)el_q_clamp(v, d->rq.act_min, d->rq.act_max);
         }
       }
     }
@@ -259,12 +238,12 @@ static void tconv_int16(const tgeom* g, const tconv_data* d, const TfLiteTensor*
           if (d->int16_acc32) {
             uint32_t acc = (uint32_t)sum;
             if (bias) acc += (uint32_t)bias->data.i32[oc];
-            v = el_q_mbqm((int32_t)acc, d->multipliers[oc], d->shifts[oc]);
+            v = el_q_mbqm((int32_t)acc, d->rq.multipliers[oc], d->rq.shifts[oc]);
           } else {
             if (bias) sum += bias->data.i64[oc];
-            v = el_q_mbqm64(sum, d->multipliers[oc], d->shifts[oc]);
+            v = el_q_mbqm64(sum, d->rq.multipliers[oc], d->rq.shifts[oc]);
           }
-          out[o++] = (int16_t)el_q_clamp(v, d->act_min, d->act_max);
+          out[o++] = (int16_t)el_q_clamp(v, d->rq.act_min, d->rq.act_max);
         }
       }
     }
@@ -290,8 +269,8 @@ static void tconv_uint8(const tgeom* g, const tconv_data* d, const TfLiteTensor*
           uint32_t acc = (uint32_t)sum;
           if (bias_data) acc += (uint32_t)bias_data[oc];
           const int32_t v =
-              el_q_mbqm((int32_t)acc, d->legacy_multiplier, d->legacy_shift) + out_off;
-          out[o++] = (uint8_t)el_q_clamp(v, d->act_min, d->act_max);
+              el_q_mbqm((int32_t)acc, d->rq.legacy_multiplier, d->rq.legacy_shift) + out_off;
+          out[o++] = (uint8_t)el_q_clamp(v, d->rq.act_min, d->rq.act_max);
         }
       }
     }
