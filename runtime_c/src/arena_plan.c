@@ -238,8 +238,9 @@ el_status el_arena_commit(el_subgraph* sg) {
   const size_t total = sg->arena_size;
   /* Zero-byte scratch buffers still get a valid address. */
   if (total > 0 || sg->num_scratch > 0) {
-    /* calloc leaves large arenas to lazily zeroed pages; the plan wants 64-byte alignment. */
-    uint8_t* raw = total <= SIZE_MAX - 64 ? calloc(1, total + 64) : NULL;
+    /* calloc leaves large arenas to lazily zeroed pages; 64 bytes align the start and 64 more
+     * stay readable past the last buffer, which now ends exactly where its data does. */
+    uint8_t* raw = total <= SIZE_MAX - 128 ? calloc(1, total + 128) : NULL;
     if (raw == NULL) {
       el_report(sg, "Out of memory allocating a %zu byte tensor arena.", total);
       return EL_NO_MEMORY;

@@ -22,14 +22,14 @@ static int overlap_free(const el_plan_item* it, int n, size_t align) {
 void test_planner(void) {
   size_t total = 0, bound = 0;
   /* A chain a→b→c: a and c never meet, so c reuses a's bytes. */
-  el_plan_item chain[3] = {{96, 0, 0, 0}, {64, 0, 1, 0}, {96, 1, 1, 0}};
+  el_plan_item chain[3] = {{96, 0, 0, 0, 0}, {64, 0, 1, 0, 0}, {96, 1, 1, 0, 0}};
   CHECK_EQ_INT(el_plan_arena(chain, 3, 16, &total, &bound), 0);
   CHECK_EQ_INT(bound, 160);
   CHECK_EQ_INT(total, 160);
   CHECK(overlap_free(chain, 3, 16));
 
   /* Offsets are aligned, sizes are not rounded: the last buffer ends the arena exactly. */
-  el_plan_item odd[2] = {{10, 0, 0, 0}, {10, 0, 0, 0}};
+  el_plan_item odd[2] = {{10, 0, 0, 0, 0}, {10, 0, 0, 0, 0}};
   CHECK_EQ_INT(el_plan_arena(odd, 2, 16, &total, &bound), 0);
   CHECK_EQ_INT(bound, 20);
   CHECK_EQ_INT(total, 26);
@@ -46,7 +46,7 @@ void test_planner(void) {
   CHECK_EQ_INT(el_plan_arena(&bad_align, 1, 16, &total, &bound), -1);
 
   /* A small buffer must slot into the gap a freed one leaves. */
-  el_plan_item gap[4] = {{100, 0, 2, 0}, {48, 0, 0, 0}, {48, 1, 2, 0}, {32, 1, 1, 0}};
+  el_plan_item gap[4] = {{100, 0, 2, 0, 0}, {48, 0, 0, 0, 0}, {48, 1, 2, 0, 0}, {32, 1, 1, 0, 0}};
   CHECK_EQ_INT(el_plan_arena(gap, 4, 16, &total, &bound), 0);
   CHECK(overlap_free(gap, 4, 16));
   CHECK_EQ_INT(total, 112 + 48 + 32);
@@ -54,7 +54,7 @@ void test_planner(void) {
   CHECK_EQ_INT(el_plan_arena(NULL, 0, 16, &total, &bound), 0);
   CHECK_EQ_INT(total, 0);
 
-  el_plan_item bad = {16, 3, 1, 0};
+  el_plan_item bad = {16, 3, 1, 0, 0};
   CHECK_EQ_INT(el_plan_arena(&bad, 1, 16, &total, &bound), -1);
 
   srand(1234);
