@@ -87,16 +87,15 @@ static int shares_input(const TfLiteContext* ctx, const TfLiteNode* n, const TfL
   return in->data.raw != NULL && in->data.raw == out->data.raw;
 }
 
-/* The pattern tensor t holds once its producer ran: its own, or that of the tensor whose bytes
- * it shares. */
-static unsigned char expected_pattern(TfLiteContext* ctx, int t) {
+/* The tensor whose pattern t holds once its producer ran: t, or the one whose bytes it shares. */
+static int pattern_owner(TfLiteContext* ctx, int t) {
   for (int depth = 0; depth < 64; ++depth) {
     const TfLiteRegistration* r = NULL;
     const TfLiteNode* n = producer(ctx, t, &r);
     if (n == NULL || !shares_input(ctx, n, r)) break;
     t = n->inputs->data[0];
   }
-  return fake_pattern(t);
+  return t;
 }
 
 static int has_pattern(const TfLiteTensor* t, unsigned char p) {
@@ -112,8 +111,9 @@ static TfLiteStatus fake_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     int t = node->inputs->data[k];
     if (t < 0) continue;
     const TfLiteTensor* in = &ctx->tensors[t];
-    if (in->allocation_type != kTfLiteArenaRw || in->data.raw == NULL || !produced(ctx, t)) continue;
-    if (!has_pattern(in, expected_pattern(ctx, t))) {
+    const int owner = pattern_owner(ctx, t);
+    if (in->allocation_type != kTfLiteArenaRw || in->data.raw == NULL || !produced(ctx, owner)) continue;
+    if (!has_pattern(in, fake_pattern(owner))) {
       ctx->ReportError(ctx, "tensor %d was overwritten while still alive", t);
       return kTfLiteError;
     }
