@@ -117,8 +117,12 @@ class Recipe:
             return tf.train.MomentumOptimizer(learning_rate, cfg.momentum)
         return tf.train.GradientDescentOptimizer(learning_rate)
 
-    def build_training(self, seed: int = 0, max_to_keep: int = 3) -> TrainingGraph:
-        """The training graph: network in training mode, loss, optimizer step, epoch counter and Saver."""
+    def build_training(self, seed: int = 0, max_to_keep: int = 3,
+                       wrap_optimizer: Optional[Callable[[Any], Any]] = None) -> TrainingGraph:
+        """The training graph: network in training mode, loss, optimizer step, epoch counter and Saver.
+
+        `wrap_optimizer(opt)` may replace the recipe's optimizer, e.g. by a SyncReplicasOptimizer around it.
+        """
         graph = tf.Graph()
         with graph.as_default():
             tf.set_random_seed(seed)
@@ -134,7 +138,10 @@ class Recipe:
             learning_rate = tf.constant(self.config.learning_rate, tf.float32) * tf.pow(
                 tf.constant(self.config.decay_per_epoch, tf.float32), tf.cast(epoch, tf.float32))
             with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
-                train_op = self._optimizer(learning_rate).minimize(loss, global_step=global_step)
+                optimizer = self._optimizer(learning_rate)
+                if wrap_optimizer is not None:
+                    optimizer = wrap_optimizer(optimizer)
+                train_op = optimizer.minimize(loss, global_step=global_step)
             init = tf.global_variables_initializer()
             saver = tf.train.Saver(max_to_keep=max_to_keep)
         return TrainingGraph(graph, x, labels, is_training, outputs, loss, train_op, global_step, epoch,

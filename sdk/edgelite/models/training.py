@@ -122,7 +122,7 @@ def _progress_bar(total: int, desc: str, enabled: bool) -> Any:
     return tqdm(total=total, desc=desc, unit="step", leave=False, file=sys.stderr, dynamic_ncols=True, disable=None)
 
 
-def _evaluate(recipe: Recipe, sess: Any, g: Any, x: np.ndarray, y: np.ndarray, batch: int = 256) -> float:
+def evaluate(recipe: Recipe, sess: Any, g: Any, x: np.ndarray, y: np.ndarray, batch: int = 256) -> float:
     """The recipe's metric on (x, y), with the network in inference mode (batch-norm moving averages)."""
     outputs = [sess.run(g.outputs, {g.x: x[i:i + batch]}) for i in range(0, len(x), batch)]
     return recipe.metric(np.concatenate(outputs), y)
@@ -212,7 +212,7 @@ def _run_epoch(recipe: Recipe, sess: Any, g: Any, data: Dataset, epoch: int, tot
             bar.close()
     lr = float(sess.run(g.learning_rate))
     sess.run(g.next_epoch)
-    test = _evaluate(recipe, sess, g, data.x_test, data.y_test)
+    test = evaluate(recipe, sess, g, data.x_test, data.y_test)
     step = int(sess.run(g.global_step))
     seconds = time.monotonic() - start
     record = {"epoch": epoch + 1, "global_step": step, "loss": float(np.mean(losses)), f"test_{metric}": test,

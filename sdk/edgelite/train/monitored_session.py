@@ -6,6 +6,7 @@ import inspect
 import logging
 from typing import Any, Callable, Dict, List, Optional
 
+from edgelite.distribute import context as replica_context
 from edgelite.framework import errors, ops
 
 from . import basic_session_run_hooks as hooks_lib
@@ -174,6 +175,10 @@ class WorkerSessionCreator(SessionCreator):
 
     def create_session(self) -> Any:
         self._scaffold.finalize()
+        if replica_context.current() is not None:
+            # A Ray replica holds its own variables: initialize them here; SyncReplicasOptimizer's hook then
+            # overwrites them with the chief's.
+            return ChiefSessionCreator(self._scaffold, self._master, self._config).create_session()
         manager = SessionManager(local_init_op=self._scaffold.local_init_op,
                                  local_init_feed_dict=self._scaffold.local_init_feed_dict,
                                  ready_op=self._scaffold.ready_op,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from edgelite.distribute import context as replica_context
 from edgelite.framework import dtypes, ops
 from edgelite.framework.indexed_slices import IndexedSlices
 
@@ -59,6 +60,14 @@ class SyncReplicasOptimizer(Optimizer):
             local_step = variables.Variable(0, trainable=False, collections=[ops.GraphKeys.LOCAL_VARIABLES],
                                             dtype=global_step.dtype.base_dtype, name="sync_rep_local_step")
         self._local_steps.append(local_step)
+        if replica_context.current() is not None:
+            from edgelite.distribute import sync_step
+            with ops.name_scope(None, self._name):
+                train_op = sync_step.build_train_op(self._opt, grads_and_vars, global_step, local_step,
+                                                    self._replicas_to_aggregate, self._total_num_replicas, name)
+            self._build_init_ops()
+            self._gradients_applied = True
+            return train_op
         with ops.name_scope(None, self._name):
             wait = acc.apply_op("SyncTokenFinishWait", [local_step], {"shared_name": _TOKEN_QUEUE})
             with ops.control_dependencies([wait]):
@@ -154,7 +163,13 @@ class SyncReplicasOptimizer(Optimizer):
             return acc.apply_op("SyncTokensEnqueue", [tokens], {"shared_name": _TOKEN_QUEUE})
 
     def make_session_run_hook(self, is_chief: bool, num_tokens: int = -1) -> "SessionRunHook":
-        """A hook that initializes the local steps (and, in the chief, the accumulators and initial tokens)."""
+        """A hook that initializes the local steps (and, in the chief, the accumulators and initial tokens).
+
+        On an edgelite.distribute replica it also starts the replica from the chief's variables.
+        """
+        if replica_context.current() is not None:
+            from edgelite.distribute import sync_step
+            return sync_step.ReplicaSyncHook(self, is_chief)
         return _SyncReplicasOptimizerHook(self, is_chief, num_tokens)
 
     def get_slot(self, *args: Any, **kwargs: Any) -> Any:
