@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from edgelite.cli import recipes
+from edgelite.cli import recipes, train_distributed as distributed
 from edgelite.cli.errors import UserError
 
 HELP = "train a model recipe (checkpoints every epoch; run again to resume)"
@@ -23,6 +23,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help="a recipe parameter, e.g. alpha=0.5")
     p.add_argument("--seed", type=int, default=0, help="seed for initial weights, data and shuffling")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="train data-parallel on N Ray workers (a local Ray cluster unless --address); each step "
+                        "splits the recipe's batch over the workers (needs edgelite[distributed])")
+    p.add_argument("--address", help="attach to this running Ray cluster instead of starting a local one")
+    p.add_argument("--sweep", action="append", metavar="KEY=V1,V2",
+                   help="a Ray Tune sweep: train once per combination of values (KEY: lr or a recipe parameter), "
+                        "print a results table and convert the best checkpoint to int8 (needs "
+                        "edgelite[distributed])")
     p.set_defaults(run=run)
 
 
@@ -32,8 +40,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.epochs is not None and args.epochs < 1:
         raise UserError("--epochs must be at least 1")
-    recipe = recipes.make_recipe(args.recipe, recipes.parse_settings(args.set))
+    settings = recipes.parse_settings(args.set)
+    recipe = recipes.make_recipe(args.recipe, settings)
     out = Path(args.out or Path("runs") / recipe.name)
+    if args.sweep:
+        return distributed.run_sweep(args, settings, out)
+    if args.workers is not None:
+        return distributed.run_workers(args, recipe, settings, out)
+    if args.address:
+        raise UserError("--address needs --workers N or --sweep")
     print(f"training {recipe.description}")
     try:
         result = train(recipe, out, epochs=args.epochs, seed=args.seed, progress=not args.no_progress,

@@ -18,24 +18,27 @@ _KEPT_STEPS = 4
 
 
 class _Step:
-    """The gradients accepted so far for one global step."""
+    """The gradients accepted so far for one global step, kept per task so the sum has a fixed order."""
 
     def __init__(self) -> None:
-        self.sums: Optional[List[np.ndarray]] = None
+        self.per_task: Dict[int, List[List[np.ndarray]]] = {}
         self.count = 0
-        self.per_task: Dict[int, int] = {}
 
     def add(self, task: int, values: List[np.ndarray]) -> None:
-        if self.sums is None:
-            self.sums = [np.array(v, copy=True) for v in values]
-        else:
-            for total, v in zip(self.sums, values):
-                total += v
+        self.per_task.setdefault(task, []).append(values)
         self.count += 1
-        self.per_task[task] = self.per_task.get(task, 0) + 1
+
+    def contributions(self, task: int) -> int:
+        return len(self.per_task.get(task, ()))
 
     def mean(self) -> List[np.ndarray]:
-        return [(s / s.dtype.type(self.count)).astype(s.dtype) for s in self.sums]
+        """Summed in task order, whatever order the pushes came in: a restarted run repeats the same bits."""
+        pushes = [values for task in sorted(self.per_task) for values in self.per_task[task]]
+        sums = [np.array(v, copy=True) for v in pushes[0]]
+        for values in pushes[1:]:
+            for total, v in zip(sums, values):
+                total += v
+        return [(s / s.dtype.type(self.count)).astype(s.dtype) for s in sums]
 
 
 class Aggregator:
@@ -115,7 +118,7 @@ class Aggregator:
             while self._step <= local_step:
                 if generation != self._generation:
                     return ABORTED, self._step, []
-                if self._pending.per_task.get(task, 0) < quota and self._pending.count < replicas_to_aggregate:
+                if self._pending.contributions(task) < quota and self._pending.count < replicas_to_aggregate:
                     return CONTINUE, local_step, []
                 self._cond.wait(1.0)
                 self._try_complete(replicas_to_aggregate)

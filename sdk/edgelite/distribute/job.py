@@ -23,6 +23,8 @@ class _Worker:
     """A Ray actor body: one replica process."""
 
     def pid(self) -> int:
+        """This replica's process id, after importing the SDK so a spare starts training without delay."""
+        import edgelite.train  # noqa: F401
         return os.getpid()
 
     def run(self, fn: Callable[[int], Any], task_index: int, num_workers: int, aggregator: Any) -> Any:
@@ -54,6 +56,7 @@ class Job:
     workers: List[Any] = field(default_factory=list)
     pids: List[int] = field(default_factory=list)
     restarts: int = 0
+    spares: List[Any] = field(default_factory=list)
 
     def stats(self) -> Dict[str, Any]:
         """The aggregator's global step, committed-step ledger, dropped stale gradients and aborts."""
@@ -71,11 +74,12 @@ class JobResult:
 
 
 def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = None, max_restarts: int = 20,
-        cpus_per_worker: float = 1, on_poll: Optional[Callable[[Job], None]] = None,
+        cpus_per_worker: float = 1, spares: int = 1, on_poll: Optional[Callable[[Job], None]] = None,
         poll_secs: float = 0.05) -> JobResult:
     """Run `fn(task_index)` on `num_workers` replicas (worker 0 the chief) until all return.
 
     Starts a local Ray cluster unless Ray is running or `address` names one (and then shuts it down again).
+    `spares` idle actors (reserving no CPU) wait with the SDK imported, to replace a dead worker at once.
     `on_poll(job)` is called between checks on the workers (monitoring, fault injection).
     """
     ray = require_ray()
@@ -83,11 +87,15 @@ def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = Non
         raise ValueError(f"num_workers must be at least 1, got {num_workers}")
     started = init_cluster(num_workers, address)
     actor_cls = ray.remote(_Worker).options(num_cpus=cpus_per_worker)
+    spare_cls = ray.remote(_Worker).options(num_cpus=0)
     job = Job(num_workers, ray.remote(Aggregator).options(num_cpus=0, max_concurrency=2 * num_workers + 4)
               .remote(num_workers))
     try:
         job.workers = [actor_cls.remote() for _ in range(num_workers)]
         job.pids = ray.get([w.pid.remote() for w in job.workers])
+        job.spares = [spare_cls.remote() for _ in range(spares)]
+        for spare in job.spares:
+            spare.pid.remote()
         running = {job.workers[i].run.remote(fn, i, num_workers, job.aggregator): i for i in range(num_workers)}
         results: Dict[int, Any] = {}
         while running:
@@ -97,27 +105,30 @@ def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = Non
                 try:
                     results[task] = ray.get(ref)
                 except ray.exceptions.RayActorError:
-                    _restart(ray, job, actor_cls, fn, task, running, results, max_restarts)
+                    _restart(ray, job, spare_cls, fn, task, running, results, max_restarts)
             if on_poll is not None:
                 on_poll(job)
         return JobResult([results[i] for i in range(num_workers)], job.restarts, job.stats())
     finally:
-        for actor in job.workers + [job.aggregator]:
+        for actor in job.workers + job.spares + [job.aggregator]:
             ray.kill(actor)
         if started:
             ray.shutdown()
 
 
-def _restart(ray: Any, job: Job, actor_cls: Any, fn: Callable[[int], Any], task: int, running: Dict[Any, int],
+def _restart(ray: Any, job: Job, spare_cls: Any, fn: Callable[[int], Any], task: int, running: Dict[Any, int],
              results: Dict[int, Any], max_restarts: int) -> None:
-    """Replace a dead worker; workers that had already finished rejoin too, since the job rolls back."""
+    """Replace a dead worker by a spare (starting a new spare); workers that had already finished rejoin too,
+    since the job rolls back to the last checkpoint."""
     job.restarts += 1
     if job.restarts > max_restarts:
         raise RuntimeError(f"edgelite.distribute: worker {task} died; giving up after {max_restarts} restarts")
     logger.warning("worker %d (pid %d) died; restarting it from the last checkpoint", task, job.pids[task])
     ray.get(job.aggregator.abort.remote())
-    job.workers[task] = actor_cls.remote()
+    job.workers[task] = job.spares.pop(0) if job.spares else spare_cls.remote()
     job.pids[task] = ray.get(job.workers[task].pid.remote())
+    job.spares.append(spare_cls.remote())
+    job.spares[-1].pid.remote()
     for again in [task] + sorted(results):
         results.pop(again, None)
         running[job.workers[again].run.remote(fn, again, job.num_workers, job.aggregator)] = again

@@ -16,6 +16,8 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from edgelite.train.session_run_hook import SessionRunArgs, SessionRunHook
+
 from .job import JobResult, run
 
 CHECKPOINT_DIR = "checkpoints"
@@ -79,17 +81,15 @@ def replica_main(task_index: int, spec: RecipeRun) -> Dict[str, Any]:
     g = recipe.build_training(spec.seed, wrap_optimizer=sync)
     with g.graph.as_default():
         tf.summary.scalar("loss", g.loss)
-        hooks = [wrapped[0].make_session_run_hook(is_chief), tf.train.StopAtStepHook(last_step=last_step)]
+        hooks = [wrapped[0].make_session_run_hook(is_chief), tf.train.StopAtStepHook(last_step=last_step),
+                 _ShardFeedHook(g, data, spec, task_index, batch, steps_per_epoch)]
         scaffold = tf.train.Scaffold(saver=g.saver)
         with tf.train.MonitoredTrainingSession(
                 is_chief=is_chief, checkpoint_dir=str(ckpt_dir) if is_chief else None, scaffold=scaffold,
                 hooks=hooks, save_checkpoint_steps=spec.save_checkpoint_steps, save_summaries_steps=10,
                 log_step_count_steps=None, show_progress=False) as sess:
-            def step_fn(step_context: Any) -> None:
-                _train_step(step_context, g, data, spec, task_index, batch, steps_per_epoch)
-
             while not sess.should_stop():
-                sess.run_step_fn(step_fn)
+                sess.run(g.train_op)
 
             def digest(step_context: Any) -> str:
                 return _session_digest(g, step_context.session)
@@ -107,14 +107,24 @@ def replica_main(task_index: int, spec: RecipeRun) -> Dict[str, Any]:
     return result
 
 
-def _train_step(step_context: Any, g: Any, data: Any, spec: RecipeRun, task: int, batch: int,
-                steps_per_epoch: int) -> None:
-    """One replica step: the shard of the current global step, with the epoch counter the step implies."""
-    step = int(step_context.session.run(g.global_step))
-    g.epoch.load(step // steps_per_epoch, step_context.session)
-    idx = shard_indices(len(data.x_train), batch, spec.seed, step, task, spec.num_workers)
-    step_context.run_with_hooks(g.train_op, {g.x: data.x_train[idx], g.labels: data.y_train[idx],
-                                             g.is_training: True})
+class _ShardFeedHook(SessionRunHook):
+    """Feeds each run the replica's shard of the current global step's batch (and sets the epoch counter).
+
+    A hook and not a fixed feed: when MonitoredSession recovers from a failed step and runs it again, the
+    global step may have rolled back to a checkpoint, and the retried run must take that step's batch.
+    """
+
+    def __init__(self, g: Any, data: Any, spec: RecipeRun, task: int, batch: int, steps_per_epoch: int) -> None:
+        self._g, self._data, self._spec, self._task = g, data, spec, task
+        self._batch, self._steps_per_epoch = batch, steps_per_epoch
+
+    def before_run(self, run_context: Any) -> Any:
+        g, data, spec = self._g, self._data, self._spec
+        step = int(run_context.session.run(g.global_step))
+        g.epoch.load(step // self._steps_per_epoch, run_context.session)
+        idx = shard_indices(len(data.x_train), self._batch, spec.seed, step, self._task, spec.num_workers)
+        return SessionRunArgs(fetches=None, feed_dict={g.x: data.x_train[idx], g.labels: data.y_train[idx],
+                                                       g.is_training: True})
 
 
 def _session_digest(g: Any, session: Any) -> str:
