@@ -34,16 +34,19 @@ class RecipeRun:
     epochs: int
     seed: int = 0
     learning_rate: Optional[float] = None
+    batch_size: Optional[int] = None
     save_checkpoint_steps: int = 20
     max_steps: Optional[int] = None
 
 
 def make_recipe(spec: RecipeRun) -> Any:
-    """The recipe with the run's learning-rate override applied."""
+    """The recipe with the run's learning-rate and (global) batch-size overrides applied."""
     from edgelite import models
     recipe = models.get(spec.recipe, **spec.params)
     if spec.learning_rate is not None:
         recipe.config = dataclasses.replace(recipe.config, learning_rate=float(spec.learning_rate))
+    if spec.batch_size is not None:
+        recipe.config = dataclasses.replace(recipe.config, batch_size=int(spec.batch_size))
     return recipe
 
 
