@@ -116,13 +116,14 @@ def test_state_persists_across_invocations_until_reset():
                                rtol=1e-5, atol=1e-5)
 
 
-def test_loops_that_do_not_fuse_are_reported():
-    x = tf.placeholder(tf.float32, [BATCH, TIME, DEPTH], name="x")
-    out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), x, dtype=tf.float32)
+def test_loop_with_a_fed_iteration_limit_is_reported():
+    """A WHILE needs its maximum_iterations at conversion time (TF folds it into the cond subgraph)."""
+    x = tf.placeholder(tf.float32, [2], name="x")
+    limit = tf.placeholder(tf.int32, [], name="limit")
+    y = tf.while_loop(lambda v: tf.reduce_sum(v) < 100.0, lambda v: v * 2.0, [x], maximum_iterations=limit)
     with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        with pytest.raises(ValueError, match="StatelessWhile"):
-            tf.lite.TFLiteConverter.from_session(sess, [x], [out]).convert()
+        with pytest.raises(ValueError, match="maximum_iterations must be a constant"):
+            tf.lite.TFLiteConverter.from_session(sess, [x, limit], [y]).convert()
 
 
 def test_dynamic_range_gives_the_hybrid_lstm_tf_writes():

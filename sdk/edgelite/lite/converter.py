@@ -193,7 +193,8 @@ class TFLiteConverter:
         with deep_recursion():
             g = self._lower(shapes)
         self._dump("toco_AT_IMPORT", g)
-        fusion.optimize(g)
+        for graph in [g] + g.subgraphs:
+            fusion.optimize(graph)
         self._dump("toco_AFTER_FUSION", g)
         self._quantize(g, mode, stats)
         self._dump("toco_AFTER_TRANSFORMATIONS", g)

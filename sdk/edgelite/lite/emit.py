@@ -68,9 +68,8 @@ def _op_codes(ops: list) -> tuple:
     return codes, per_op
 
 
-def serialize(g: ir.Graph) -> bytes:
-    """The TFL3 bytes of a graph."""
-    buffers = _Buffers()
+def _subgraph(g: ir.Graph, buffers: _Buffers, code_of: dict) -> dict:
+    """One subgraph table: its tensors (constant data into the shared buffers) and operators."""
     tensors = g.tensors()
     position = {id(t): i for i, t in enumerate(tensors)}
     tensor_tables = []
@@ -88,10 +87,9 @@ def serialize(g: ir.Graph) -> bytes:
         if t.quant is not None:
             table["quantization"] = _quantization(t.quant)
         tensor_tables.append(table)
-    codes, per_op = _op_codes(g.ops)
     operators = []
-    for op, (code_index, _key) in zip(g.ops, per_op):
-        table = {"opcode_index": code_index,
+    for op in g.ops:
+        table = {"opcode_index": code_of[id(op)],
                  "inputs": [-1 if t is None else position[id(t)] for t in op.inputs],
                  "outputs": [position[id(t)] for t in op.outputs]}
         if op.intermediates:
@@ -99,6 +97,19 @@ def serialize(g: ir.Graph) -> bytes:
         if op.options is not None:
             table["builtin_options"] = (op.options[0], {k: v for k, v in op.options[1].items() if v is not None})
         operators.append(table)
+    return {"tensors": tensor_tables, "inputs": [position[id(t)] for t in g.inputs],
+            "outputs": [position[id(t)] for t in g.outputs], "operators": operators, "name": g.name}
+
+
+def serialize(g: ir.Graph) -> bytes:
+    """The TFL3 bytes of a graph (and of the subgraphs its WHILE ops run)."""
+    buffers = _Buffers()
+    graphs = [g] + list(g.subgraphs)
+    all_ops = [op for sg in graphs for op in sg.ops]
+    codes, per_op = _op_codes(all_ops)
+    code_of = {id(op): index for op, (index, _key) in zip(all_ops, per_op)}
+    subgraphs = [_subgraph(sg, buffers, code_of) for sg in graphs]
+    position = {id(t): i for i, t in enumerate(g.tensors())}
     runtime = op_versions.min_runtime_version((key[0], key[1]) for _i, key in per_op if key[0] != "CUSTOM")
     metadata = []
     if runtime and len(runtime) < 16:
@@ -111,9 +122,8 @@ def serialize(g: ir.Graph) -> bytes:
     }
     model = {
         "version": schema.SCHEMA_VERSION, "operator_codes": codes, "description": DESCRIPTION,
-        "subgraphs": [{"tensors": tensor_tables, "inputs": [position[id(t)] for t in g.inputs],
-                       "outputs": [position[id(t)] for t in g.outputs], "operators": operators, "name": "main"}],
+        "subgraphs": subgraphs,
         "buffers": buffers.buffers, "metadata": metadata or None, "signature_defs": [signature],
     }
-    size_hint = sum(len(b.get("data", b"")) for b in buffers.buffers) + 4096 * (len(tensors) + 1)
+    size_hint = sum(len(b.get("data", b"")) for b in buffers.buffers) + 4096 * (sum(len(sg["tensors"]) for sg in subgraphs) + 1)
     return schema_writer.write_model(model, initial_size=min(size_hint, 1 << 30))

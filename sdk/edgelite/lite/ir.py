@@ -95,6 +95,8 @@ class Graph:
     ops: list = field(default_factory=list)
     input_names: list = field(default_factory=list)
     output_names: list = field(default_factory=list)
+    name: str = "main"
+    subgraphs: list = field(default_factory=list)  # on the main graph: the others (WHILE bodies), in index order
 
     def producer(self, t: Tensor) -> Optional[Op]:
         """The op writing `t` (None for inputs and constants)."""

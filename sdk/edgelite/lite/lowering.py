@@ -26,14 +26,31 @@ def static_shape(t: Any) -> tuple:
     return tuple(-1 if d is None else int(d) for d in t.shape.as_list())
 
 
+def _dense(value: np.ndarray, t: Any) -> np.ndarray:
+    """A constant as an array; a constant TensorList (a reserved TensorArray) as its stacked elements, the
+    unwritten ones zero, which is how a TFLite loop carries it."""
+    from edgelite.ops.list_value import TensorListValue
+
+    item = value.item() if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0 else None
+    if not isinstance(item, TensorListValue):
+        return value
+    shape = item.element_shape
+    if shape is None or any(d is None or d < 0 for d in shape):
+        raise ValueError(f"The TensorList '{t.name}' has elements of unknown shape {shape}; a TFLite loop needs "
+                         f"them static.")
+    return np.stack([np.zeros(shape, item.dtype) if v is None else np.asarray(v, item.dtype) for v in item.items]) \
+        if len(item) else np.zeros((0,) + tuple(shape), item.dtype)
+
+
 class Lowering:
     """Builds an ir.Graph for given SDK inputs/outputs."""
 
-    def __init__(self, frozen: Frozen, allow_custom_ops: bool) -> None:
+    def __init__(self, frozen: Frozen, allow_custom_ops: bool, root: Optional[ir.Graph] = None) -> None:
         from edgelite.lite.op_emitters import EMITTERS  # the emitters module imports this one
 
         self.frozen = frozen
         self.graph = ir.Graph()
+        self.root = root if root is not None else self.graph  # the main graph, which lists every subgraph
         self.allow_custom_ops = allow_custom_ops
         self.unsupported: dict = {}
         self._emitters = EMITTERS
@@ -70,7 +87,7 @@ class Lowering:
         if resolved.is_const:
             key = ("const", t)
             if key not in self._tensors:
-                self._tensors[key] = self.const(resolved.const, tensor_name(t))
+                self._tensors[key] = self.const(_dense(resolved.const, t), tensor_name(t))
             return self._tensors[key]
         canon = resolved.tensor
         if canon not in self._tensors and canon not in self._deferred:
@@ -100,7 +117,8 @@ class Lowering:
 
     def const(self, array: Any, name: str, dtype: Any = None) -> ir.Tensor:
         """A new constant tensor."""
-        data = np.ascontiguousarray(np.asarray(array, dtype=dtype))
+        data = np.asarray(array, dtype=dtype)
+        data = np.ascontiguousarray(data).reshape(data.shape)  # a scalar stays rank 0
         return ir.Tensor(self._unique(name), data.shape, data.dtype, data=data)
 
     def new_tensor(self, name: str, shape: Any, dtype: Any) -> ir.Tensor:

@@ -13,7 +13,7 @@
   and its weights keep their fake-quant grid;
 - `legacy_uint8`: the TOCO-era uint8 model from quantized_input_stats and default_ranges_stats;
 - `dynamic_range`: int8 weights for CONV_2D, DEPTHWISE_CONV_2D (per channel) and FULLY_CONNECTED (per
-  tensor, asymmetric input quantization), run by hybrid kernels;
+  tensor, asymmetric input quantization), run by hybrid kernels, in the main graph and in WHILE bodies;
 - `to_float16`: float16 weights expanded by DEQUANTIZE ops.
 """
 from __future__ import annotations
@@ -391,7 +391,7 @@ def legacy_uint8(g: ir.Graph, stats: Optional[list], default_ranges: Any, input_
 # ---- weight-only modes ---------------------------------------------------------------------------------------
 def dynamic_range(g: ir.Graph) -> None:
     """int8 weights for the hybrid kernels of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED."""
-    for op in g.ops:
+    for op in [op for graph in [g] + g.subgraphs for op in graph.ops]:
         if op.code not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") or not _is_float(op.inputs[0]):
             continue
         w = op.inputs[1]

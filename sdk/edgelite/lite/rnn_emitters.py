@@ -14,6 +14,7 @@ import numpy as np
 
 from edgelite.lite import schema
 from edgelite.lite.op_emitters import emitter
+from edgelite.lite.while_emitters import emit_while
 
 
 def _value(b: Any, var: Any) -> Optional[np.ndarray]:
@@ -58,29 +59,38 @@ def _is_zero(b: Any, t: Any) -> bool:
 @emitter("StatelessWhile", "While")
 def _while(b: Any, op: Any) -> None:
     spec = getattr(op, "_fused_lstm", None)
-    if spec is None:
-        b.unsupported_op(op)
+    layers = _fused_layers(b, op, spec) if spec is not None else None
+    if layers is None:
+        emit_while(b, op)  # TF's form for every loop it does not fuse
         return
     x = b.value(spec["input"])
     steps, batch, _ = x.shape
-    zero = spec.get("zero_start") or all(_is_zero(b, s) for layer in spec["layers"] for s in layer["initial_state"])
-    if not zero:
-        b.unsupported_op(op, "a fused LSTM needs a zero initial state")
-        return
     batch = 1 if batch < 0 else batch  # the state variables take the batch size the model is written with
     outputs = []
-    for k, layer in enumerate(spec["layers"]):
+    for k, (layer, operands) in enumerate(zip(spec["layers"], layers)):
         name = op.name if len(spec["layers"]) == 1 else f"{op.name}/layer_{k}"
-        operands = _lstm_operands(b, layer, x.shape[2], name)
-        if operands is None:
-            b.unsupported_op(op, "the LSTM weights must be constant")
-            return
         last = k == len(spec["layers"]) - 1
         x = _emit_lstm(b, op, layer, x, operands, steps, batch, name, op.outputs[1] if last else None)
         outputs.append(x)
     for k, out in enumerate(outputs):
         b.defer(op.outputs[3 + 2 * k], lambda k=k, out=out: _last_step(b, op, op.outputs[3 + 2 * k], out))
         b.defer(op.outputs[2 + 2 * k], lambda: _no_cell_state(b, op))
+
+
+def _fused_layers(b: Any, op: Any, spec: dict) -> Optional[list]:
+    """Each layer's fused-op operands, or None when the loop cannot fuse (a non-zero initial state, weights
+    computed on the device)."""
+    if not (spec.get("zero_start") or all(_is_zero(b, s) for layer in spec["layers"] for s in layer["initial_state"])):
+        return None
+    depth = b.value(spec["input"]).shape[2]
+    layers = []
+    for k, layer in enumerate(spec["layers"]):
+        operands = _lstm_operands(b, layer, depth, op.name if len(spec["layers"]) == 1 else f"{op.name}/layer_{k}")
+        if operands is None:
+            return None
+        layers.append(operands)
+        depth = (operands[15] if operands[15] is not None else operands[0]).shape[0]
+    return layers
 
 
 def _emit_lstm(b: Any, op: Any, layer: dict, x: Any, operands: list, steps: int, batch: int, name: str,
@@ -121,10 +131,7 @@ def _no_cell_state(b: Any, op: Any) -> Any:
 
 @emitter("TensorListStack")
 def _tensor_list_stack(b: Any, op: Any) -> None:
-    producer = op.inputs[0].op
-    if getattr(producer, "_fused_lstm", None) is None or op.inputs[0] is not producer.outputs[1]:
-        b.unsupported_op(op)
-        return
+    """A TensorList is carried as its stacked tensor (a loop's output, or the fused LSTM's)."""
     b.alias(op.outputs[0], b.value(op.inputs[0]))
 
 

@@ -110,6 +110,7 @@ _OPTION_TABLES = {
     "SpaceToDepthOptions": [("block_size", "int", 0)],
     "DepthToSpaceOptions": [("block_size", "int", 0)],
     "GatherOptions": [("axis", "int", 0), ("batch_dims", "int", 0)],
+    "WhileOptions": [("cond_subgraph_index", "int", 0), ("body_subgraph_index", "int", 0)],
     "ReducerOptions": [("keep_dims", "bool", False)],
     "SqueezeOptions": [("squeeze_dims", "[int]", None)],
     "StridedSliceOptions": [("begin_mask", "int", 0), ("end_mask", "int", 0), ("ellipsis_mask", "int", 0),
