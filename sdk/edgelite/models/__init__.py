@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict
 from edgelite.models.autoencoder import fc_autoencoder
 from edgelite.models.cnn import digits_cnn, small_cnn
 from edgelite.models.ds_cnn import ds_cnn
+from edgelite.models.lstm_kws import lstm_kws
 from edgelite.models.mlp import mlp
 from edgelite.models.mobilenet import mobilenet_v1, mobilenet_v2
 from edgelite.models.recipe import Dataset, InferenceGraph, Recipe, TrainConfig, TrainingGraph
@@ -25,6 +26,7 @@ RECIPES: Dict[str, Callable[..., Recipe]] = {
     "digits_cnn": digits_cnn,
     "small_cnn": small_cnn,
     "ds_cnn": ds_cnn,
+    "lstm_kws": lstm_kws,
     "resnet8": resnet8,
     "mobilenet_v1": mobilenet_v1,
     "mobilenet_v2": mobilenet_v2,
@@ -40,4 +42,4 @@ def get(name: str, **params: Any) -> Recipe:
 
 
 __all__ = ["RECIPES", "Dataset", "InferenceGraph", "Recipe", "TrainConfig", "TrainingGraph", "get", "digits_cnn",
-           "ds_cnn", "fc_autoencoder", "mlp", "mobilenet_v1", "mobilenet_v2", "resnet8", "small_cnn"]
+           "ds_cnn", "fc_autoencoder", "lstm_kws", "mlp", "mobilenet_v1", "mobilenet_v2", "resnet8", "small_cnn"]

@@ -97,3 +97,23 @@ def synthetic_manifold(dim: int, latent: int = 8, n_train: int = 1024, n_test: i
     x = x.astype(np.float32)
     source = f"SYNTHETIC stand-in data: {dim}-dim vectors near a {latent}-dim manifold (not real machine sounds)"
     return Dataset(x[:n_train], x[:n_train], x[n_train:], x[n_train:], source=source, synthetic=True)
+
+
+def synthetic_keywords(frames: int, features: int, num_classes: int, n_train: int = 512, n_test: int = 128,
+                       max_shift: int = 4, noise: float = 1.0, seed: int = 0) -> Dataset:
+    """SYNTHETIC keyword-spotting sequences [frames, features]: each class a smooth time x feature prototype,
+    each sample that prototype delayed or advanced by up to `max_shift` frames (zero-filled), scaled by
+    U(0.7, 1.3), plus N(0, noise^2)."""
+    rng = np.random.default_rng(seed)
+    prototypes = np.stack([_smooth_field(rng, (frames, features)) for _ in range(num_classes)])
+    n = n_train + n_test
+    labels = rng.integers(0, num_classes, n).astype(np.int64)
+    shifts = rng.integers(-max_shift, max_shift + 1, n)
+    source_frame = np.arange(frames)[None, :] - shifts[:, None]
+    inside = (source_frame >= 0) & (source_frame < frames)
+    x = prototypes[labels[:, None], np.clip(source_frame, 0, frames - 1)] * inside[:, :, None]
+    x = x * rng.uniform(0.7, 1.3, (n, 1, 1)) + noise * rng.standard_normal((n, frames, features))
+    x = x.astype(np.float32)
+    source = (f"SYNTHETIC stand-in data: {num_classes} keywords of {frames} frames x {features} features, a class "
+              f"prototype shifted by up to {max_shift} frames plus noise (not real speech)")
+    return Dataset(x[:n_train], labels[:n_train], x[n_train:], labels[n_train:], source=source, synthetic=True)
