@@ -1,6 +1,11 @@
 """Compiled conv2d / depthwise kernels against the numpy reference on random geometries."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -98,3 +103,31 @@ def test_float64_and_strided_views_take_the_reference_path_or_copy():
         np.testing.assert_array_equal(out, conv.conv2d(x, w, (1, 1), (1, 1), "SAME"))
     xt = randn(rng, 2, 3, 7, 7).transpose(0, 2, 3, 1)  # a non-contiguous NHWC view
     assert_close(*both(conv.conv2d, xt, w.astype(np.float32), (1, 1), (1, 1), "VALID"))
+
+
+_DIGEST = """
+import hashlib, numpy as np
+from edgelite.kernels import conv, native_lib
+rng = np.random.default_rng(5)
+x, w = rng.standard_normal((5, 13, 11, 24), np.float32), rng.standard_normal((3, 3, 24, 40), np.float32)
+dw = rng.standard_normal((3, 3, 24, 2), np.float32)
+dy, ddy = rng.standard_normal((5, 13, 11, 40), np.float32), rng.standard_normal((5, 7, 6, 48), np.float32)
+outs = [conv.conv2d(x, w, (1, 1), (1, 1), "SAME"), conv.conv2d_backprop_input(x.shape, w, dy, (1, 1), (1, 1), "SAME"),
+        conv.conv2d_backprop_filter(x, w.shape, dy, (1, 1), (1, 1), "SAME"),
+        conv.depthwise_conv2d(x, dw, (2, 2), (1, 1), "SAME"),
+        conv.depthwise_conv2d_backprop_input(x.shape, dw, ddy, (2, 2), (1, 1), "SAME"),
+        conv.depthwise_conv2d_backprop_filter(x, dw.shape, ddy, (2, 2), (1, 1), "SAME")]
+print(native_lib.handle().threads, hashlib.sha256(b"".join(o.tobytes() for o in outs)).hexdigest())
+"""
+
+
+def test_same_bits_on_any_thread_count():
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=f"{root / 'bindings'}{os.pathsep}{root / 'sdk'}")
+    digests = {}
+    for n in ("1", "3"):
+        out = subprocess.run([sys.executable, "-c", _DIGEST], env=dict(env, EDGELITE_SDK_THREADS=n),
+                             capture_output=True, text=True, check=True, timeout=120).stdout.split()
+        assert out[0] == n, "the thread count did not reach the kernels"
+        digests[n] = out[1]
+    assert digests["1"] == digests["3"]

@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Bumped whenever a declaration below changes; the SDK refuses a library of another version. */
-enum { EL_TRAIN_API_VERSION = 1 };
+enum { EL_TRAIN_API_VERSION = 2 };
 
 /* The instruction-set level the kernels run at (immutable, shareable between threads). */
 typedef struct el_train_kernels el_train_kernels;
@@ -37,10 +37,14 @@ typedef struct el_train_window {
 } el_train_window;
 
 int el_train_api_version(void);
-/* `isa` is an ISA name ("scalar", "avx2", ...) or "auto"/NULL for the best this CPU runs. */
-el_status el_train_kernels_create(const char* isa, el_train_kernels** out);
+/* `isa` is an ISA name ("scalar", "avx2", ...) or "auto"/NULL for the best this CPU runs; the
+ * kernels split their work over `num_threads` threads (the caller included) with results that
+ * do not depend on the count. Calls from several threads at once are safe: a call that finds
+ * the threads busy runs on its caller alone. */
+el_status el_train_kernels_create(const char* isa, int32_t num_threads, el_train_kernels** out);
 void el_train_kernels_destroy(el_train_kernels* kernels);
 const char* el_train_kernels_isa(const el_train_kernels* kernels);
+int32_t el_train_kernels_threads(const el_train_kernels* kernels);
 
 /* Convolution (cross-correlation) and its gradients with respect to input and filter. */
 el_status el_train_conv2d(const el_train_kernels* k, const el_train_window* g, const float* x,

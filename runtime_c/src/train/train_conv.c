@@ -25,31 +25,53 @@ static el_status check(const el_train_kernels* k, const el_train_window* g, cons
   return el_train_check_window(g);
 }
 
+/* One forward or input-gradient pass: the packed weights and each thread's tile scratch. */
+typedef struct conv_job {
+  const el_train_kernels* k;
+  const el_train_window* g;
+  const float* in;    /* x (forward) or dy (input gradient) */
+  const float* packed;
+  float* out;         /* y or dx */
+  float* cols;        /* TILE_ROWS x K floats per thread; NULL for a pointwise window */
+  int kdim, n;
+  size_t pixels;
+} conv_job;
+
+static void forward_tile(void* arg, int task, int thread) {
+  const conv_job* j = arg;
+  const size_t p0 = (size_t)task * TILE_ROWS;
+  const int rows = j->pixels - p0 < TILE_ROWS ? (int)(j->pixels - p0) : TILE_ROWS;
+  const float* a = j->in + p0 * (size_t)j->kdim;
+  if (j->cols != NULL) {
+    float* cols = j->cols + (size_t)thread * TILE_ROWS * (size_t)j->kdim;
+    for (int r = 0; r < rows; ++r) {
+      el_train_im2col_row(j->g, j->in, p0 + (size_t)r, cols + (size_t)r * j->kdim);
+    }
+    a = cols;
+  }
+  el_train_matmul(j->k->fk, rows, j->n, j->kdim, a, j->kdim, j->packed, j->out + p0 * (size_t)j->n,
+                  j->n);
+}
+
+static int tiles(size_t pixels) { return (int)((pixels + TILE_ROWS - 1) / TILE_ROWS); }
+
 el_status el_train_conv2d(const el_train_kernels* k, const el_train_window* g, const float* x,
                           const float* w, float* y) {
   el_status st = check(k, g, x, w, y);
   if (st != EL_OK) return st;
-  const int kdim = g->k_h * g->k_w * g->in_c, n = g->out_c;
-  const size_t pixels = el_train_pixels(g);
-  float* packed = malloc(el_train_packed_floats(kdim, n) * sizeof(float));
-  float* cols = pointwise(g) ? NULL : malloc((size_t)TILE_ROWS * (size_t)kdim * sizeof(float));
-  if (packed == NULL || (cols == NULL && !pointwise(g))) {
+  conv_job j = {k, g, x, NULL, y, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g)};
+  float* packed = malloc(el_train_packed_floats(j.kdim, j.n) * sizeof(float));
+  if (!pointwise(g)) j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
+  if (packed == NULL || (j.cols == NULL && !pointwise(g))) {
     free(packed);
-    free(cols);
+    free(j.cols);
     return EL_NO_MEMORY;
   }
-  el_train_pack_rows(w, n, kdim, n, packed);
-  for (size_t p0 = 0; p0 < pixels; p0 += TILE_ROWS) {
-    const int rows = pixels - p0 < TILE_ROWS ? (int)(pixels - p0) : TILE_ROWS;
-    const float* a = x + p0 * (size_t)kdim;
-    if (cols != NULL) {
-      for (int r = 0; r < rows; ++r) el_train_im2col_row(g, x, p0 + (size_t)r, cols + (size_t)r * kdim);
-      a = cols;
-    }
-    el_train_matmul(k->fk, rows, n, kdim, a, kdim, packed, y + p0 * (size_t)n, n);
-  }
+  el_train_pack_rows(w, j.n, j.kdim, j.n, packed);
+  j.packed = packed;
+  el_train_parallel(k, tiles(j.pixels), forward_tile, &j);
   free(packed);
-  free(cols);
+  free(j.cols);
   return EL_OK;
 }
 
@@ -71,44 +93,56 @@ static void col2im_add(const el_train_window* g, const float* col, size_t p, flo
   }
 }
 
+/* The input gradient of one image: its tiles in order, each scattered back before the next, so
+ * every element of dx sums its contributions in one order (images never share elements). */
+static void input_grad_image(void* arg, int task, int thread) {
+  const conv_job* j = arg;
+  const el_train_window* g = j->g;
+  const size_t per_image = (size_t)g->out_h * (size_t)g->out_w;
+  float* cols = j->cols ? j->cols + (size_t)thread * TILE_ROWS * (size_t)j->kdim : NULL;
+  for (size_t p0 = (size_t)task * per_image; p0 < (size_t)(task + 1) * per_image; p0 += TILE_ROWS) {
+    const size_t end = (size_t)(task + 1) * per_image;
+    const int rows = end - p0 < TILE_ROWS ? (int)(end - p0) : TILE_ROWS;
+    /* A 1x1 stride-1 window maps each output pixel onto one input pixel: no col2im. */
+    float* out = cols != NULL ? cols : j->out + p0 * (size_t)j->kdim;
+    el_train_matmul(j->k->fk, rows, j->kdim, j->n, j->in + p0 * (size_t)j->n, j->n, j->packed, out,
+                    j->kdim);
+    if (cols == NULL) continue;
+    for (int r = 0; r < rows; ++r) col2im_add(g, cols + (size_t)r * j->kdim, p0 + (size_t)r, j->out);
+  }
+}
+
 el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_train_window* g,
                                          const float* w, const float* dy, float* dx) {
   el_status st = check(k, g, w, dy, dx);
   if (st != EL_OK) return st;
-  const int kdim = g->k_h * g->k_w * g->in_c, n = g->out_c;
-  const size_t pixels = el_train_pixels(g);
+  conv_job j = {k, g, dy, NULL, dx, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g)};
   /* w is K rows of N floats: packed as the transpose of the N x K weights the GEMM takes. */
-  float* packed = malloc(el_train_packed_floats(n, kdim) * sizeof(float));
-  float* cols = pointwise(g) ? NULL : malloc((size_t)TILE_ROWS * (size_t)kdim * sizeof(float));
-  if (packed == NULL || (cols == NULL && !pointwise(g))) {
+  float* packed = malloc(el_train_packed_floats(j.n, j.kdim) * sizeof(float));
+  if (!pointwise(g)) j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
+  if (packed == NULL || (j.cols == NULL && !pointwise(g))) {
     free(packed);
-    free(cols);
+    free(j.cols);
     return EL_NO_MEMORY;
   }
-  el_fgemm_pack(w, kdim, n, packed);
-  if (cols != NULL) memset(dx, 0, el_train_in_size(g) * sizeof(float));
-  for (size_t p0 = 0; p0 < pixels; p0 += TILE_ROWS) {
-    const int rows = pixels - p0 < TILE_ROWS ? (int)(pixels - p0) : TILE_ROWS;
-    /* A 1x1 stride-1 window maps each output pixel onto one input pixel: no col2im. */
-    float* out = cols != NULL ? cols : dx + p0 * (size_t)kdim;
-    el_train_matmul(k->fk, rows, kdim, n, dy + p0 * (size_t)n, n, packed, out, kdim);
-    if (cols == NULL) continue;
-    for (int r = 0; r < rows; ++r) col2im_add(g, cols + (size_t)r * kdim, p0 + (size_t)r, dx);
-  }
+  el_fgemm_pack(w, j.kdim, j.n, packed);
+  j.packed = packed;
+  if (j.cols != NULL) memset(dx, 0, el_train_in_size(g) * sizeof(float));
+  el_train_parallel(k, g->batch, input_grad_image, &j);
   free(packed);
-  free(cols);
+  free(j.cols);
   return EL_OK;
 }
 
-/* Builds rows oh0 .. oh0 + nrows - 1 of image b's transposed im2col matrix (row (i, j, c): the
- * element tap (i, j) meets in channel c for each output pixel) from the padded channel-major
- * input: the path for column strides above 1. */
+/* Builds rows t0 .. t0 + count - 1 of the transposed im2col matrix of output rows oh0 ..
+ * oh0 + nrows - 1 of image b (row t = (i, j, c): the element tap (i, j) meets in channel c for
+ * each output pixel) from the padded channel-major input: the path for column strides above 1. */
 static void im2col_t(const el_train_window* g, const float* xt, int hp, int wp, int b, int oh0,
-                     int nrows, float* cols) {
+                     int nrows, int t0, int count, float* cols) {
   const size_t cnt = (size_t)nrows * (size_t)g->out_w;
-  for (int t = 0; t < g->k_h * g->k_w * g->in_c; ++t) {
+  for (int t = t0; t < t0 + count; ++t) {
     const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, j = tap % g->k_w;
-    float* dst = cols + (size_t)t * cnt;
+    float* dst = cols + (size_t)(t - t0) * cnt;
     for (int r = 0; r < nrows; ++r, dst += g->out_w) {
       const float* src = xt + (((size_t)b * g->in_c + (size_t)c) * hp +
                                (size_t)((oh0 + r) * g->stride_h + i * g->dil_h)) * wp +
@@ -134,31 +168,72 @@ static void transpose_padded(const el_train_window* g, const float* x, int hp, i
   }
 }
 
-/* part[K][N] = im2col(rows oh0 .. oh0 + nrows - 1 of image b)^T . dyc, without building the
- * im2col matrix: with unit column stride, row (i, j, c) of it is nrows runs of out_w floats of
- * the padded channel-major input, one padded row stride_h apart. */
-static void filter_grad_rows(const el_train_kernels* k, const el_train_window* g, const float* xt,
-                             int hp, int wp, int b, int oh0, int nrows, const float* packed,
-                             float* part) {
-  const el_fgemm_kernels* fk = k->fk;
-  const int kdim = g->k_h * g->k_w * g->in_c, n = g->out_c, cnt = nrows * g->out_w;
+/* The filter gradient: dw rows (filter taps x input channels) in blocks, one block per task; a
+ * block sums its pixel chunks in order. */
+typedef struct filter_job {
+  const el_train_kernels* k;
+  const el_train_window* g;
+  const float* xt; /* transpose_padded(x) */
+  int hp, wp;
+  const float* packed; /* dy, chunk after chunk, each packed as the GEMM's weights */
+  int chunk_rows;
+  float* cols; /* per thread: block_rows x chunk pixels (column strides above 1), else NULL */
+  float* part; /* per thread: block_rows x N */
+  float* dw;
+  int kdim, n, block_rows;
+} filter_job;
+
+/* part[t - t0][N] for t0 <= t < t0 + count = im2col^T rows . dyc, without building the im2col
+ * matrix: with unit column stride, row (i, j, c) of it is nrows runs of out_w floats of the
+ * padded channel-major input, one padded row stride_h apart. */
+static void filter_grad_rows(const filter_job* j, int b, int oh0, int nrows, const float* packed,
+                             int t0, int count, float* part) {
+  const el_train_window* g = j->g;
+  const el_fgemm_kernels* fk = j->k->fk;
+  const int n = g->out_c, cnt = nrows * g->out_w;
   const size_t block_bytes = el_fgemm_block_bytes(cnt);
   const float* rows[EL_FGEMM_MAX_MR];
   ptrdiff_t step[EL_FGEMM_MAX_MR];
-  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = (ptrdiff_t)g->stride_h * wp;
-  for (int r0 = 0; r0 < kdim; r0 += fk->mr) {
-    const int count = kdim - r0 < fk->mr ? kdim - r0 : fk->mr;
+  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = (ptrdiff_t)g->stride_h * j->wp;
+  for (int r0 = t0; r0 < t0 + count; r0 += fk->mr) {
+    const int live = t0 + count - r0 < fk->mr ? t0 + count - r0 : fk->mr;
     for (int r = 0; r < fk->mr; ++r) {
-      const int t = r0 + (r < count ? r : 0);
-      const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, j = tap % g->k_w;
-      rows[r] = xt + (((size_t)b * g->in_c + (size_t)c) * hp +
-                      (size_t)(oh0 * g->stride_h + i * g->dil_h)) * wp + (size_t)(j * g->dil_w);
+      const int t = r0 + (r < live ? r : 0);
+      const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, jj = tap % g->k_w;
+      rows[r] = j->xt + (((size_t)b * g->in_c + (size_t)c) * j->hp +
+                         (size_t)(oh0 * g->stride_h + i * g->dil_h)) * j->wp +
+                (size_t)(jj * g->dil_w);
     }
     for (int c = 0; c < n; c += EL_FGEMM_CHUNK) {
       const int cn = n - c < EL_FGEMM_CHUNK ? n - c : EL_FGEMM_CHUNK;
       const float* w = packed + (size_t)(c / EL_FGEMM_NR) * (size_t)cnt * EL_FGEMM_NR;
-      fk->igemm(nrows, g->out_w, rows, step, count, w, block_bytes, cn, el_train_zero_bias,
-                -INFINITY, INFINITY, part + (size_t)r0 * n + c, n);
+      fk->igemm(nrows, g->out_w, rows, step, live, w, block_bytes, cn, el_train_zero_bias,
+                -INFINITY, INFINITY, part + (size_t)(r0 - t0) * n + c, n);
+    }
+  }
+}
+
+static void filter_block(void* arg, int task, int thread) {
+  const filter_job* j = arg;
+  const el_train_window* g = j->g;
+  const int t0 = task * j->block_rows;
+  const int count = j->kdim - t0 < j->block_rows ? j->kdim - t0 : j->block_rows;
+  const size_t chunk_floats = el_train_packed_floats(j->chunk_rows * g->out_w, j->n);
+  float* part = j->part + (size_t)thread * j->block_rows * j->n;
+  float* cols = j->cols ? j->cols + (size_t)thread * j->block_rows * j->chunk_rows * g->out_w : NULL;
+  float* dw = j->dw + (size_t)t0 * j->n;
+  const float* packed = j->packed;
+  for (int b = 0; b < g->batch; ++b) {
+    for (int oh0 = 0; oh0 < g->out_h; oh0 += j->chunk_rows, packed += chunk_floats) {
+      const int nrows = g->out_h - oh0 < j->chunk_rows ? g->out_h - oh0 : j->chunk_rows;
+      const int cnt = nrows * g->out_w;
+      if (cols == NULL) {
+        filter_grad_rows(j, b, oh0, nrows, packed, t0, count, part);
+      } else {
+        im2col_t(g, j->xt, j->hp, j->wp, b, oh0, nrows, t0, count, cols);
+        el_train_matmul(j->k->fk, count, j->n, cnt, cols, cnt, packed, part, j->n);
+      }
+      for (size_t i = 0; i < (size_t)count * j->n; ++i) dw[i] += part[i];
     }
   }
 }
@@ -167,48 +242,50 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
                                           const float* x, const float* dy, float* dw) {
   el_status st = check(k, g, x, dy, dw);
   if (st != EL_OK) return st;
-  const int kdim = g->k_h * g->k_w * g->in_c, n = g->out_c;
-  const size_t nk = (size_t)n * (size_t)kdim;
+  filter_job j = {0};
+  j.k = k;
+  j.g = g;
+  j.dw = dw;
+  j.kdim = g->k_h * g->k_w * g->in_c;
+  j.n = g->out_c;
+  j.block_rows = k->fk->mr * 4;
   /* The padded extent every window reaches (at least the input itself). */
   const int need_h = (g->out_h - 1) * g->stride_h + (g->k_h - 1) * g->dil_h + 1;
   const int need_w = (g->out_w - 1) * g->stride_w + (g->k_w - 1) * g->dil_w + 1;
-  const int hp = need_h > g->in_h + g->pad_top ? need_h : g->in_h + g->pad_top;
-  const int wp = need_w > g->in_w + g->pad_left ? need_w : g->in_w + g->pad_left;
+  j.hp = need_h > g->in_h + g->pad_top ? need_h : g->in_h + g->pad_top;
+  j.wp = need_w > g->in_w + g->pad_left ? need_w : g->in_w + g->pad_left;
   /* Whole output rows per chunk, about FILTER_CHUNK pixels: the chunking depends on the shapes
    * only, and so does the order of the sums. */
-  const int chunk_rows = g->out_w >= FILTER_CHUNK ? 1 : FILTER_CHUNK / g->out_w;
-  const size_t max_cnt = (size_t)chunk_rows * (size_t)g->out_w;
-  const bool direct = g->stride_w == 1;
-  float* xt = malloc((size_t)g->batch * g->in_c * (size_t)hp * (size_t)wp * sizeof(float));
-  float* cols = direct ? NULL : malloc((size_t)kdim * max_cnt * sizeof(float));
-  float* packed = malloc(el_train_packed_floats((int)max_cnt, n) * sizeof(float));
-  float* part = malloc(nk * sizeof(float));
-  if (xt == NULL || (cols == NULL && !direct) || packed == NULL || part == NULL) {
+  j.chunk_rows = (g->out_w >= FILTER_CHUNK || g->out_w == 0) ? 1 : FILTER_CHUNK / g->out_w;
+  const size_t max_cnt = (size_t)j.chunk_rows * (size_t)g->out_w;
+  const size_t chunk_floats = el_train_packed_floats((int)max_cnt, j.n);
+  const size_t chunks = (size_t)g->batch * (size_t)((g->out_h + j.chunk_rows - 1) / j.chunk_rows);
+  const size_t threads = (size_t)k->threads, block = (size_t)j.block_rows;
+  float* xt = malloc((size_t)g->batch * g->in_c * (size_t)j.hp * (size_t)j.wp * sizeof(float));
+  float* packed = malloc((chunks ? chunks : 1) * chunk_floats * sizeof(float));
+  j.part = malloc(threads * block * (size_t)j.n * sizeof(float));
+  if (g->stride_w != 1) j.cols = malloc(threads * block * max_cnt * sizeof(float));
+  if (xt == NULL || packed == NULL || j.part == NULL || (j.cols == NULL && g->stride_w != 1)) {
     st = EL_NO_MEMORY;
     goto done;
   }
-  transpose_padded(g, x, hp, wp, xt);
-  memset(dw, 0, nk * sizeof(float));
+  transpose_padded(g, x, j.hp, j.wp, xt);
+  float* dst = packed;
   for (int b = 0; b < g->batch; ++b) {
-    for (int oh0 = 0; oh0 < g->out_h; oh0 += chunk_rows) {
-      const int nrows = g->out_h - oh0 < chunk_rows ? g->out_h - oh0 : chunk_rows;
-      const int cnt = nrows * g->out_w;
-      if (cnt == 0) continue;
+    for (int oh0 = 0; oh0 < g->out_h; oh0 += j.chunk_rows, dst += chunk_floats) {
+      const int nrows = g->out_h - oh0 < j.chunk_rows ? g->out_h - oh0 : j.chunk_rows;
       const size_t p0 = ((size_t)b * g->out_h + (size_t)oh0) * g->out_w;
-      el_train_pack_rows(dy + p0 * (size_t)n, n, cnt, n, packed);
-      if (direct) {
-        filter_grad_rows(k, g, xt, hp, wp, b, oh0, nrows, packed, part);
-      } else {
-        im2col_t(g, xt, hp, wp, b, oh0, nrows, cols);
-        el_train_matmul(k->fk, kdim, n, cnt, cols, cnt, packed, part, n);
-      }
-      for (size_t i = 0; i < nk; ++i) dw[i] += part[i];
+      el_train_pack_rows(dy + p0 * (size_t)j.n, j.n, nrows * g->out_w, j.n, dst);
     }
   }
+  j.xt = xt;
+  j.packed = packed;
+  memset(dw, 0, (size_t)j.kdim * (size_t)j.n * sizeof(float));
+  if (g->out_w > 0) el_train_parallel(k, (j.kdim + j.block_rows - 1) / j.block_rows, filter_block, &j);
 done:
   free(xt);
-  free(cols);
   free(packed);
-  free(part);
+  free(j.part);
+  free(j.cols);
   return st;
 }

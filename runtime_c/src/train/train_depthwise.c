@@ -75,38 +75,43 @@ static el_status check(const el_train_kernels* k, const el_train_window* g, cons
   return el_train_check_window(g);
 }
 
-el_status el_train_depthwise_conv2d(const el_train_kernels* k, const el_train_window* g,
-                                    const float* x, const float* w, float* y) {
-  el_status st = check(k, g, x, w, y);
-  taps t;
-  if (st != EL_OK || (st = taps_alloc(g, &t)) != EL_OK) return st;
-  const size_t cm = (size_t)g->in_c * (size_t)g->out_c, pixels = el_train_pixels(g);
-  for (size_t p = 0; p < pixels; ++p) {
-    float* yr = y + p * cm;
+/* One depthwise pass split by image: each task owns its image's outputs (forward, input
+ * gradient) or its image's partial filter gradient. */
+typedef struct dw_job {
+  const el_train_window* g;
+  const float* a; /* x, or dy for the input gradient */
+  const float* b; /* w, or dy for the filter gradient */
+  float* out;     /* y, dx, or one partial filter gradient per image */
+  taps* t;        /* one per thread */
+} dw_job;
+
+static void forward_image(void* arg, int task, int thread) {
+  const dw_job* j = arg;
+  const el_train_window* g = j->g;
+  taps* t = &j->t[thread];
+  const size_t cm = (size_t)g->in_c * (size_t)g->out_c, per_image = (size_t)g->out_h * g->out_w;
+  for (size_t p = (size_t)task * per_image; p < (size_t)(task + 1) * per_image; ++p) {
+    float* yr = j->out + p * cm;
     memset(yr, 0, cm * sizeof(float));
-    pixel_taps(g, p, &t);
-    for (int q = 0; q < t.count; ++q) {
-      spread_acc(g->in_c, g->out_c, x + t.in_off[q], w + (size_t)t.tap[q] * cm, yr);
+    pixel_taps(g, p, t);
+    for (int q = 0; q < t->count; ++q) {
+      spread_acc(g->in_c, g->out_c, j->a + t->in_off[q], j->b + (size_t)t->tap[q] * cm, yr);
     }
   }
-  taps_free(&t);
-  return EL_OK;
 }
 
-el_status el_train_depthwise_backprop_input(const el_train_kernels* k, const el_train_window* g,
-                                            const float* w, const float* dy, float* dx) {
-  el_status st = check(k, g, w, dy, dx);
-  taps t;
-  if (st != EL_OK || (st = taps_alloc(g, &t)) != EL_OK) return st;
+static void input_grad_image(void* arg, int task, int thread) {
+  const dw_job* j = arg;
+  const el_train_window* g = j->g;
+  taps* t = &j->t[thread];
   const int c_in = g->in_c, mult = g->out_c;
-  const size_t cm = (size_t)c_in * (size_t)mult, pixels = el_train_pixels(g);
-  memset(dx, 0, el_train_in_size(g) * sizeof(float));
-  for (size_t p = 0; p < pixels; ++p) {
-    const float* dr = dy + p * cm;
-    pixel_taps(g, p, &t);
-    for (int q = 0; q < t.count; ++q) {
-      float* xr = dx + t.in_off[q];
-      const float* wr = w + (size_t)t.tap[q] * cm;
+  const size_t cm = (size_t)c_in * (size_t)mult, per_image = (size_t)g->out_h * g->out_w;
+  for (size_t p = (size_t)task * per_image; p < (size_t)(task + 1) * per_image; ++p) {
+    const float* dr = j->a + p * cm;
+    pixel_taps(g, p, t);
+    for (int q = 0; q < t->count; ++q) {
+      float* xr = j->out + t->in_off[q];
+      const float* wr = j->b + (size_t)t->tap[q] * cm;
       if (mult == 1) {
         mul_acc(c_in, dr, wr, xr);
         continue;
@@ -118,36 +123,71 @@ el_status el_train_depthwise_backprop_input(const el_train_kernels* k, const el_
       }
     }
   }
-  taps_free(&t);
-  return EL_OK;
+}
+
+static void filter_grad_image(void* arg, int task, int thread) {
+  const dw_job* j = arg;
+  const el_train_window* g = j->g;
+  taps* t = &j->t[thread];
+  const size_t cm = (size_t)g->in_c * (size_t)g->out_c, per_image = (size_t)g->out_h * g->out_w;
+  float* part = j->out + (size_t)task * (size_t)g->k_h * g->k_w * cm;
+  memset(part, 0, (size_t)g->k_h * g->k_w * cm * sizeof(float));
+  for (size_t p = (size_t)task * per_image; p < (size_t)(task + 1) * per_image; ++p) {
+    pixel_taps(g, p, t);
+    for (int q = 0; q < t->count; ++q) {
+      spread_acc(g->in_c, g->out_c, j->a + t->in_off[q], j->b + p * cm, part + (size_t)t->tap[q] * cm);
+    }
+  }
+}
+
+/* Runs fn over the images with one taps list per thread. */
+static el_status run_images(const el_train_kernels* k, dw_job* j, el_task_fn fn) {
+  j->t = malloc((size_t)k->threads * sizeof(taps));
+  if (j->t == NULL) return EL_NO_MEMORY;
+  int made = 0;
+  el_status st = EL_OK;
+  for (; made < k->threads && st == EL_OK; ++made) st = taps_alloc(j->g, &j->t[made]);
+  if (st == EL_OK) el_train_parallel(k, j->g->batch, fn, j);
+  for (int i = 0; i < made - (st != EL_OK); ++i) taps_free(&j->t[i]);
+  free(j->t);
+  return st;
+}
+
+el_status el_train_depthwise_conv2d(const el_train_kernels* k, const el_train_window* g,
+                                    const float* x, const float* w, float* y) {
+  el_status st = check(k, g, x, w, y);
+  if (st != EL_OK) return st;
+  dw_job j = {g, x, w, y, NULL};
+  return run_images(k, &j, forward_image);
+}
+
+el_status el_train_depthwise_backprop_input(const el_train_kernels* k, const el_train_window* g,
+                                            const float* w, const float* dy, float* dx) {
+  el_status st = check(k, g, w, dy, dx);
+  if (st != EL_OK) return st;
+  memset(dx, 0, el_train_in_size(g) * sizeof(float));
+  dw_job j = {g, dy, w, dx, NULL};
+  return run_images(k, &j, input_grad_image);
 }
 
 el_status el_train_depthwise_backprop_filter(const el_train_kernels* k, const el_train_window* g,
                                              const float* x, const float* dy, float* dw) {
   el_status st = check(k, g, x, dy, dw);
-  taps t;
-  if (st != EL_OK || (st = taps_alloc(g, &t)) != EL_OK) return st;
-  const size_t cm = (size_t)g->in_c * (size_t)g->out_c, size = (size_t)g->k_h * g->k_w * cm;
-  const size_t per_image = (size_t)g->out_h * (size_t)g->out_w;
-  /* Each image's sum goes to its own buffer first: shorter float sums than one over the batch. */
-  float* part = malloc(size * sizeof(float));
-  if (part == NULL) {
-    taps_free(&t);
-    return EL_NO_MEMORY;
-  }
-  memset(dw, 0, size * sizeof(float));
-  for (int b = 0; b < g->batch; ++b) {
-    memset(part, 0, size * sizeof(float));
-    for (size_t p = (size_t)b * per_image; p < (size_t)(b + 1) * per_image; ++p) {
-      const float* dr = dy + p * cm;
-      pixel_taps(g, p, &t);
-      for (int q = 0; q < t.count; ++q) {
-        spread_acc(g->in_c, g->out_c, x + t.in_off[q], dr, part + (size_t)t.tap[q] * cm);
-      }
+  if (st != EL_OK) return st;
+  const size_t size = (size_t)g->k_h * g->k_w * (size_t)g->in_c * (size_t)g->out_c;
+  /* One partial sum per image, added in image order: shorter float sums than one over the
+   * batch, and the same order whatever thread computed which image. */
+  float* parts = malloc((size_t)g->batch * size * sizeof(float));
+  if (parts == NULL) return EL_NO_MEMORY;
+  dw_job j = {g, x, dy, parts, NULL};
+  st = run_images(k, &j, filter_grad_image);
+  if (st == EL_OK) {
+    memset(dw, 0, size * sizeof(float));
+    for (int b = 0; b < g->batch; ++b) {
+      const float* pb = parts + (size_t)b * size;
+      for (size_t q = 0; q < size; ++q) dw[q] += pb[q];
     }
-    for (size_t q = 0; q < size; ++q) dw[q] += part[q];
   }
-  free(part);
-  taps_free(&t);
-  return EL_OK;
+  free(parts);
+  return st;
 }

@@ -7,21 +7,49 @@
 
 int el_train_api_version(void) { return EL_TRAIN_API_VERSION; }
 
-el_status el_train_kernels_create(const char* isa, el_train_kernels** out) {
-  if (out == NULL) return EL_VALUE_ERROR;
+el_status el_train_kernels_create(const char* isa, int32_t num_threads, el_train_kernels** out) {
+  if (out == NULL || num_threads < 1) return EL_VALUE_ERROR;
   *out = NULL;
   el_isa level;
   bool is_auto;
   if (!el_isa_parse(isa, &level, &is_auto) || !el_isa_supported(level)) return EL_VALUE_ERROR;
-  el_train_kernels* k = malloc(sizeof *k);
+  el_train_kernels* k = calloc(1, sizeof *k);
   if (k == NULL) return EL_NO_MEMORY;
   k->isa = level;
   k->fk = el_fgemm_kernels_for(level);
+  k->busy = malloc(sizeof *k->busy);
+  if (k->busy == NULL || pthread_mutex_init(k->busy, NULL) != 0) {
+    free(k->busy);
+    free(k);
+    return EL_NO_MEMORY;
+  }
+  /* A refused thread leaves one thread: slower, same results. */
+  k->pool = num_threads > 1 ? el_threadpool_create(num_threads) : NULL;
+  k->threads = el_threadpool_threads(k->pool);
   *out = k;
   return EL_OK;
 }
 
-void el_train_kernels_destroy(el_train_kernels* kernels) { free(kernels); }
+void el_train_kernels_destroy(el_train_kernels* kernels) {
+  if (kernels == NULL) return;
+  el_threadpool_destroy(kernels->pool);
+  pthread_mutex_destroy(kernels->busy);
+  free(kernels->busy);
+  free(kernels);
+}
+
+int32_t el_train_kernels_threads(const el_train_kernels* kernels) {
+  return kernels ? kernels->threads : 0;
+}
+
+void el_train_parallel(const el_train_kernels* k, int tasks, el_task_fn fn, void* arg) {
+  if (k->pool != NULL && tasks > 1 && pthread_mutex_trylock(k->busy) == 0) {
+    el_threadpool_run(k->pool, tasks, k->threads, fn, arg);
+    pthread_mutex_unlock(k->busy);
+    return;
+  }
+  for (int t = 0; t < tasks; ++t) fn(arg, t, 0);
+}
 
 const char* el_train_kernels_isa(const el_train_kernels* kernels) {
   return kernels ? el_isa_name(kernels->isa) : "unknown";

@@ -6,14 +6,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+
 #include "cpu_isa.h"
 #include "edgelite/train_kernels.h"
 #include "kernels/optimized/fgemm.h"
+#include "threadpool.h"
 
 struct el_train_kernels {
   el_isa isa;
   const el_fgemm_kernels* fk;
+  int threads;          /* the pool's threads counting the caller; 1 without a pool */
+  el_threadpool* pool;  /* NULL for one thread */
+  pthread_mutex_t* busy; /* held while a call uses the pool */
 };
+
+/* Runs fn(arg, task, thread) for every task in [0, tasks), on the pool when it is free and on
+ * the caller alone (thread 0) when another call holds it. Every kernel splits its work so that
+ * each output is computed by one task in a fixed order: the bits never depend on which thread
+ * ran what. `thread` < k->threads indexes per-thread scratch. */
+void el_train_parallel(const el_train_kernels* k, int tasks, el_task_fn fn, void* arg);
 
 /* EL_VALUE_ERROR unless every size is positive and no padding or output size is negative (the
  * kernels bound-check every tap, so any such window is safe to run). */

@@ -7,14 +7,15 @@ source tree otherwise) and the library is the one edgelite_runtime loaded. Any f
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any, Optional
 
-_API_VERSION = 1
+_API_VERSION = 2
 _HEADER = "train_kernels.h"
 
 
 class Handle:
-    """The cffi ffi/lib pair and one el_train_kernels for the best ISA of this CPU."""
+    """The cffi ffi/lib pair and one el_train_kernels for the best ISA of this CPU and its threads."""
 
     def __init__(self, ffi: Any, lib: Any, kernels: Any) -> None:
         self.ffi = ffi
@@ -22,9 +23,25 @@ class Handle:
         self.kernels = kernels
 
     @property
+    def threads(self) -> int:
+        """Threads the kernels split their work over (the caller included)."""
+        return int(self.lib.el_train_kernels_threads(self.kernels))
+
+    @property
     def isa(self) -> str:
         """The instruction-set level the kernels run at ("avx512", "avx2", "scalar", ...)."""
         return self.ffi.string(self.lib.el_train_kernels_isa(self.kernels)).decode()
+
+
+def _threads() -> int:
+    """EDGELITE_SDK_THREADS, else one thread per CPU this process may run on (results do not depend on it)."""
+    value = os.environ.get("EDGELITE_SDK_THREADS", "").strip()
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
 
 
 def _load() -> Optional[Handle]:
@@ -45,7 +62,7 @@ def _load() -> Optional[Handle]:
         if lib.el_train_api_version() != _API_VERSION:
             return None
         out = ffi.new("el_train_kernels **")
-        if lib.el_train_kernels_create(ffi.NULL, out) != 0:
+        if lib.el_train_kernels_create(ffi.NULL, _threads(), out) != 0:
             return None
     except (AttributeError, OSError, cffi.CDefError, cffi.FFIError):
         return None
