@@ -16,6 +16,7 @@ class ReplicaContext:
     num_workers: int
     aggregator: Any
     generation: int = 0
+    job_name: str = "worker"
 
     @property
     def is_chief(self) -> bool:

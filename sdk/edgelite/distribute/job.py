@@ -27,8 +27,9 @@ class _Worker:
         import edgelite.train  # noqa: F401
         return os.getpid()
 
-    def run(self, fn: Callable[[int], Any], task_index: int, num_workers: int, aggregator: Any) -> Any:
-        set_current(ReplicaContext(task_index, num_workers, aggregator))
+    def run(self, fn: Callable[[int], Any], task_index: int, num_workers: int, aggregator: Any,
+            job_name: str) -> Any:
+        set_current(ReplicaContext(task_index, num_workers, aggregator, job_name=job_name))
         limits = _one_blas_thread()
         try:
             return fn(task_index)
@@ -53,6 +54,7 @@ class Job:
 
     num_workers: int
     aggregator: Any
+    job_name: str = "worker"
     workers: List[Any] = field(default_factory=list)
     pids: List[int] = field(default_factory=list)
     restarts: int = 0
@@ -75,7 +77,7 @@ class JobResult:
 
 def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = None, max_restarts: int = 20,
         cpus_per_worker: float = 1, spares: int = 1, on_poll: Optional[Callable[[Job], None]] = None,
-        poll_secs: float = 0.05) -> JobResult:
+        poll_secs: float = 0.05, job_name: str = "worker") -> JobResult:
     """Run `fn(task_index)` on `num_workers` replicas (worker 0 the chief) until all return.
 
     Starts a local Ray cluster unless Ray is running or `address` names one (and then shuts it down again).
@@ -89,14 +91,15 @@ def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = Non
     actor_cls = ray.remote(_Worker).options(num_cpus=cpus_per_worker)
     spare_cls = ray.remote(_Worker).options(num_cpus=0)
     job = Job(num_workers, ray.remote(Aggregator).options(num_cpus=0, max_concurrency=2 * num_workers + 4)
-              .remote(num_workers))
+              .remote(num_workers), job_name)
     try:
         job.workers = [actor_cls.remote() for _ in range(num_workers)]
         job.pids = ray.get([w.pid.remote() for w in job.workers])
         job.spares = [spare_cls.remote() for _ in range(spares)]
         for spare in job.spares:
             spare.pid.remote()
-        running = {job.workers[i].run.remote(fn, i, num_workers, job.aggregator): i for i in range(num_workers)}
+        running = {job.workers[i].run.remote(fn, i, num_workers, job.aggregator, job_name): i
+                   for i in range(num_workers)}
         results: Dict[int, Any] = {}
         while running:
             done, _ = ray.wait(list(running), num_returns=1, timeout=poll_secs)
@@ -131,4 +134,4 @@ def _restart(ray: Any, job: Job, spare_cls: Any, fn: Callable[[int], Any], task:
     job.spares[-1].pid.remote()
     for again in [task] + sorted(results):
         results.pop(again, None)
-        running[job.workers[again].run.remote(fn, again, job.num_workers, job.aggregator)] = again
+        running[job.workers[again].run.remote(fn, again, job.num_workers, job.aggregator, job.job_name)] = again

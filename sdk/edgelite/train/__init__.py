@@ -36,6 +36,10 @@ from .rmsprop import RMSPropOptimizer  # noqa: F401
 from .session_manager import SessionManager  # noqa: F401
 from .supervisor import Supervisor, basic_train_loop  # noqa: F401
 from .sync_replicas_optimizer import SyncReplicasOptimizer  # noqa: F401
+# Between-graph replication names, mapped onto Ray replicas by edgelite.distribute (importing them needs no Ray).
+from ..distribute.cluster_spec import ClusterSpec  # noqa: F401
+from ..distribute.device_setter import replica_device_setter  # noqa: F401
+from ..distribute.server import Server  # noqa: F401
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues  # noqa: F401
 from .warm_starting import warm_start  # noqa: F401
 from .training_util import (assert_global_step, create_global_step, get_global_step,  # noqa: F401
