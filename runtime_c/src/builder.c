@@ -10,11 +10,16 @@
 #include "kernels/registry.h"
 #include "op_names.h"
 
-static const TfLiteRegistration* find_custom(const el_interpreter_options* o, const char* name,
-                                             int version) {
+/* The user's kernel for a custom op (name) or a builtin one (name NULL, code), if any. */
+static const TfLiteRegistration* find_user_op(const el_interpreter_options* o, const char* name,
+                                              int32_t code, int version) {
   for (int i = 0; i < o->num_custom_ops; ++i) {
     const el_custom_op* c = &o->custom_ops[i];
-    if (c->name == NULL || c->registration == NULL || strcmp(c->name, name) != 0) continue;
+    if (c->registration == NULL) continue;
+    if (name != NULL ? (c->name == NULL || strcmp(c->name, name) != 0)
+                     : (c->name != NULL || c->builtin_code != code)) {
+      continue;
+    }
     if (c->version <= 0 || c->version == version) return c->registration;
   }
   return NULL;
@@ -44,7 +49,7 @@ el_status el_resolve_opcodes(el_interpreter* it, const el_interpreter_options* o
         el_err_append(&it->err, "Operator with CUSTOM builtin_code has no custom_code.\n");
         return EL_VALUE_ERROR;
       }
-      const TfLiteRegistration* r = find_custom(o, oc->custom_code, oc->version);
+      const TfLiteRegistration* r = find_user_op(o, oc->custom_code, code, oc->version);
       /* The user's kernels win over the built-in ones of the same name, as in TFLite. */
       if (r == NULL) r = el_kernels_lookup_custom(oc->custom_code, oc->version, tier);
       if (r == NULL) {
@@ -57,7 +62,9 @@ el_status el_resolve_opcodes(el_interpreter* it, const el_interpreter_options* o
       it->opcode_regs[i] = r;
       continue;
     }
-    const TfLiteRegistration* r = el_kernels_lookup(code, oc->version, tier);
+    /* As with custom ops, a kernel the user registered for a builtin op wins over ours. */
+    const TfLiteRegistration* r = find_user_op(o, NULL, code, oc->version);
+    if (r == NULL) r = el_kernels_lookup(code, oc->version, tier);
     if (r == NULL) {
       el_err_append(&it->err,
                     "Didn't find op for builtin opcode '%s' version '%d'. An older version of "
@@ -135,9 +142,7 @@ static el_status build_node(el_subgraph* sg, int op_index) {
     init_data = (const char*)n->owned_builtin;
     init_size = 0;
   }
-  if (n->reg.init != NULL) {
-    n->node.user_data = n->reg.init(&sg->ctx, init_data, init_size);
-  }
+  n->node.user_data = el_kernel_call_init(&n->reg, &sg->ctx, init_data, init_size);
   n->initialized = 1;
   return EL_OK;
 }

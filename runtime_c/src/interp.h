@@ -160,6 +160,14 @@ TfLiteStatus el_tensor_realloc(el_subgraph* sg, int index, size_t bytes);
 
 /* profile.c: a monotonic clock, the record of one timed step, and the records' release. */
 int64_t el_now_ns(void);
+
+/* A node's kernel callbacks (kernel_calls.c): the registration's own, else those of the
+ * TfLiteRegistrationExternal it carries. A missing init gives NULL, a missing prepare succeeds. */
+void* el_kernel_call_init(const TfLiteRegistration* r, TfLiteContext* ctx, const char* data, size_t size);
+TfLiteStatus el_kernel_call_prepare(const TfLiteRegistration* r, TfLiteContext* ctx, TfLiteNode* node);
+int el_kernel_has_invoke(const TfLiteRegistration* r);
+TfLiteStatus el_kernel_call_invoke(const TfLiteRegistration* r, TfLiteContext* ctx, TfLiteNode* node);
+void el_kernel_call_free(const TfLiteRegistration* r, TfLiteContext* ctx, void* data);
 void el_profile_record(el_subgraph* sg, int step, int64_t start_ns);
 void el_profile_release(el_subgraph* sg);
 

@@ -169,7 +169,7 @@ static TfLiteStatus prepare_node(el_subgraph* sg, int step) {
     }
     return kTfLiteError;
   }
-  if (n->reg.prepare != NULL && n->reg.prepare(&sg->ctx, &n->node) != kTfLiteOk) {
+  if (el_kernel_call_prepare(&n->reg, &sg->ctx, &n->node) != kTfLiteOk) {
     el_report(sg, "Node number %d (%s) failed to prepare.", sg->plan->data[step],
               el_node_error_name(n));
     return kTfLiteError;
@@ -431,8 +431,8 @@ el_status el_subgraph_invoke(el_subgraph* sg) {
     }
     if (n->pad_folded) continue;
     const int64_t start_ns = sg->interp->profiling ? el_now_ns() : 0;
-    if (check_inputs(sg, n) != kTfLiteOk || n->reg.invoke == NULL ||
-        n->reg.invoke(&sg->ctx, &n->node) != kTfLiteOk) {
+    if (check_inputs(sg, n) != kTfLiteOk || !el_kernel_has_invoke(&n->reg) ||
+        el_kernel_call_invoke(&n->reg, &sg->ctx, &n->node) != kTfLiteOk) {
       el_report(sg, "Node number %d (%s) failed to invoke.", index, el_node_error_name(n));
       st = EL_RUNTIME_ERROR;
       break;
@@ -456,7 +456,7 @@ el_status el_subgraph_invoke(el_subgraph* sg) {
 void el_subgraph_release(el_subgraph* sg) {
   for (int i = 0; i < sg->num_nodes; ++i) {
     el_node* n = sg->nodes[i];
-    if (n->initialized && n->reg.free != NULL) n->reg.free(&sg->ctx, n->node.user_data);
+    if (n->initialized) el_kernel_call_free(&n->reg, &sg->ctx, n->node.user_data);
     TfLiteIntArrayFree(n->node.inputs);
     TfLiteIntArrayFree(n->node.outputs);
     TfLiteIntArrayFree(n->node.intermediates);

@@ -40,11 +40,14 @@ typedef enum el_resolver {
 typedef struct el_model el_model;
 typedef struct el_interpreter el_interpreter;
 
-/* A custom kernel supplied by the user: `registration` points to a TfLiteRegistration. */
+/* A kernel supplied by the user: `registration` points to a TfLiteRegistration. With a name it
+ * serves that custom op; with name NULL it replaces the builtin operator `builtin_code`. A
+ * version <= 0 matches every version. */
 typedef struct el_custom_op {
   const char* name;
   int version;
   const void* registration;
+  int32_t builtin_code;
 } el_custom_op;
 
 typedef struct el_interpreter_options {
