@@ -31,13 +31,17 @@ def _config(*flags: str) -> List[str]:
     return out.stdout.split()
 
 
-@pytest.fixture(scope="module")
-def capi_run(c_compiler, tmp_path_factory) -> Path:
-    exe = tmp_path_factory.mktemp("capi") / "capi_run"
-    cmd = [c_compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", *_config("--cflags"), "-o", str(exe), str(SOURCE),
-           *_config("--libs")]
+def build_program(c_compiler: str, exe: Path, *sources: Path) -> Path:
+    """Compiles C sources against the installed headers and links libedgelite, warnings as errors."""
+    cmd = [c_compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", *_config("--cflags"), "-o", str(exe),
+           *map(str, sources), *_config("--libs")]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
     return exe
+
+
+@pytest.fixture(scope="module")
+def capi_run(c_compiler, tmp_path_factory) -> Path:
+    return build_program(c_compiler, tmp_path_factory.mktemp("capi") / "capi_run", SOURCE)
 
 
 def test_program_includes_only_the_c_api_header():

@@ -13,18 +13,15 @@ import pytest
 
 from edgelite_runtime import Interpreter
 
-from .test_c_api import _config
+from .test_c_api import build_program
 
 TOOLS = Path(__file__).resolve().parents[2] / "runtime_c" / "tools"
 
 
 @pytest.fixture(scope="module")
 def edgelite_run(c_compiler, tmp_path_factory) -> Path:
-    exe = tmp_path_factory.mktemp("tool") / "edgelite-run"
-    cmd = [c_compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", *_config("--cflags"), "-o", str(exe),
-           str(TOOLS / "edgelite_run.c"), str(TOOLS / "npy_io.c"), *_config("--libs")]
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return exe
+    return build_program(c_compiler, tmp_path_factory.mktemp("tool") / "edgelite-run", TOOLS / "edgelite_run.c",
+                         TOOLS / "npy_io.c")
 
 
 def _run(exe: Path, *args: str) -> subprocess.CompletedProcess:

@@ -17,14 +17,30 @@ struct TfLiteModel {
   atomic_int refs;
 };
 
+/* A user kernel for one op version: a custom op (name) or a builtin one (name NULL). */
+typedef struct el_capi_op {
+  char* name; /* owned */
+  int32_t builtin_code;
+  int version;
+  TfLiteRegistration reg;
+} el_capi_op;
+
+/* The user kernels added to options, copied into each interpreter so the options may go first. */
+typedef struct el_capi_ops {
+  el_capi_op* v;
+  int n;
+  int cap;
+} el_capi_ops;
+
 struct TfLiteInterpreterOptions {
   int32_t num_threads;
   TfLiteOpaqueDelegate** delegates;
   int num_delegates;
   int delegate_cap;
-  int out_of_memory; /* AddDelegate could not grow the list: creation fails */
+  int out_of_memory; /* AddDelegate or an op registration could not grow a list: creation fails */
   el_capi_reporter reporter;
   void* reporter_data;
+  el_capi_ops ops;
 };
 
 struct TfLiteInterpreter {
@@ -32,12 +48,21 @@ struct TfLiteInterpreter {
   el_interpreter* interp;
   el_capi_reporter reporter; /* NULL: stderr */
   void* reporter_data;
+  el_capi_ops ops;
 };
 
 struct TfLiteSignatureRunner {
   TfLiteInterpreter* owner;
   el_signature_info sig;
 };
+
+/* Adds `reg` for versions min..max of an op to `options` (name NULL: builtin `code`); sets
+ * out_of_memory when the list cannot grow. */
+void el_capi_add_op(TfLiteInterpreterOptions* options, const char* name, int32_t code,
+                    const TfLiteRegistration* reg, int min_version, int max_version);
+/* A deep copy of `src` into `dst` (names included); 0 when out of memory. */
+int el_capi_ops_copy(el_capi_ops* dst, const el_capi_ops* src);
+void el_capi_ops_free(el_capi_ops* ops);
 
 /* Sends a message to the interpreter's reporter (stderr when none was set). */
 void el_capi_report(const TfLiteInterpreter* interpreter, const char* format, ...)

@@ -36,13 +36,14 @@ static TfLiteInterpreter* create_failed(TfLiteInterpreter* partial, const char* 
   el_capi_report(partial, "%s", message);
   el_interpreter_destroy(partial->interp);
   TfLiteModelDelete(partial->model);
+  el_capi_ops_free(&partial->ops);
   free(partial);
   return NULL;
 }
 
 TfLiteInterpreter* TfLiteInterpreterCreate(const TfLiteModel* model,
                                            const TfLiteInterpreterOptions* optional_options) {
-  const TfLiteInterpreterOptions defaults = {-1, NULL, 0, 0, 0, NULL, NULL};
+  const TfLiteInterpreterOptions defaults = {-1, NULL, 0, 0, 0, NULL, NULL, {NULL, 0, 0}};
   const TfLiteInterpreterOptions* o = optional_options ? optional_options : &defaults;
   TfLiteInterpreter* out = calloc(1, sizeof *out);
   if (out == NULL) return NULL;
@@ -63,10 +64,23 @@ TfLiteInterpreter* TfLiteInterpreterCreate(const TfLiteModel* model,
   }
   el_interpreter_options eo = {o->num_threads > 1 ? o->num_threads : 1, EL_RESOLVER_AUTO, 0, NULL, 0,
                                NULL, NULL};
-  char err[512] = "";
-  if (el_interpreter_create(shared->model, &eo, &out->interp, err, sizeof err) != EL_OK) {
-    return create_failed(out, err);
+  /* The interpreter keeps its own copy of the user kernels: the options may be deleted first. */
+  if (!el_capi_ops_copy(&out->ops, &o->ops)) return create_failed(out, "Out of memory copying the op registrations.");
+  el_custom_op* table = NULL;
+  if (out->ops.n > 0) {
+    table = calloc((size_t)out->ops.n, sizeof *table);
+    if (table == NULL) return create_failed(out, "Out of memory copying the op registrations.");
+    for (int i = 0; i < out->ops.n; ++i) {
+      const el_capi_op* op = &out->ops.v[i];
+      table[i] = (el_custom_op){op->name, op->version, &op->reg, op->builtin_code};
+    }
+    eo.custom_ops = table;
+    eo.num_custom_ops = out->ops.n;
   }
+  char err[512] = "";
+  const el_status created = el_interpreter_create(shared->model, &eo, &out->interp, err, sizeof err);
+  free(table);
+  if (created != EL_OK) return create_failed(out, err);
   for (int i = 0; i < o->num_delegates; ++i) {
     if (el_interpreter_modify_graph_with_delegate(out->interp, o->delegates[i]) != EL_OK) {
       snprintf(err, sizeof err, "%s", el_interpreter_error(out->interp));
@@ -80,6 +94,7 @@ void TfLiteInterpreterDelete(TfLiteInterpreter* interpreter) {
   if (interpreter == NULL) return;
   el_interpreter_destroy(interpreter->interp);
   TfLiteModelDelete(interpreter->model);
+  el_capi_ops_free(&interpreter->ops);
   free(interpreter);
 }
 

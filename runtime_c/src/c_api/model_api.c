@@ -59,6 +59,7 @@ TfLiteInterpreterOptions* TfLiteInterpreterOptionsCreate(void) {
 void TfLiteInterpreterOptionsDelete(TfLiteInterpreterOptions* options) {
   if (options == NULL) return;
   free(options->delegates);
+  el_capi_ops_free(&options->ops);
   free(options);
 }
 

@@ -2,8 +2,9 @@
  *
  * Same names, argument types and status codes as TFLite's, so programs written against
  * libtensorflowlite_c build and link against libedgelite unchanged. The subset present is the
- * model / options / interpreter / signature-runner / tensor functions; a function absent here is
- * not provided (rather than provided and failing).
+ * model / options / interpreter / signature-runner / tensor functions and user kernels through
+ * TfLiteRegistrationExternal (accessors in c_api_opaque.h); a function absent here is not
+ * provided (rather than provided and failing).
  *
  * Lifetimes, as in TFLite:
  *  - TfLiteModelCreate does not copy `model_data`: keep the buffer alive while the model or any
@@ -21,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tensorflow/lite/builtin_ops.h"
 #include "tensorflow/lite/c/c_api_types.h"
 
 #ifdef __cplusplus
@@ -55,6 +57,12 @@ void TfLiteInterpreterOptionsAddDelegate(TfLiteInterpreterOptions* options,
 void TfLiteInterpreterOptionsSetErrorReporter(
     TfLiteInterpreterOptions* options,
     void (*reporter)(void* user_data, const char* format, va_list args), void* user_data);
+
+/* Kernels for ops the model uses: a custom op (builtin_code kTfLiteBuiltinCustom and a name) or a
+ * replacement for a builtin one. The registration must outlive every interpreter created with
+ * these options; when several serve the same op and version, the one added first is used. */
+void TfLiteInterpreterOptionsAddRegistrationExternal(TfLiteInterpreterOptions* options,
+                                                     TfLiteRegistrationExternal* registration);
 
 /* An interpreter for `model`, or NULL when the model cannot run (unknown op, failing delegate,
  * no memory). `optional_options` may be NULL. */
@@ -119,6 +127,29 @@ TfLiteStatus TfLiteTensorCopyToBuffer(const TfLiteTensor* output_tensor, void* o
 
 /* "FLOAT32", "INT8", ... ("Unknown type" outside the enum). */
 const char* TfLiteTypeGetName(TfLiteType type);
+
+/* Kernel registrations written against the opaque API (c_api_opaque.h). Create one, set its
+ * callbacks, add it to the options; delete it after the last interpreter using it. A callback left
+ * unset is skipped (init returns NULL, prepare succeeds); an op without invoke fails to run. */
+TfLiteRegistrationExternal* TfLiteRegistrationExternalCreate(TfLiteBuiltinOperator builtin_code,
+                                                             const char* custom_name, int version);
+TfLiteBuiltinOperator TfLiteRegistrationExternalGetBuiltInCode(const TfLiteRegistrationExternal* registration);
+/* NULL unless the registration is for a custom op. */
+const char* TfLiteRegistrationExternalGetCustomName(const TfLiteRegistrationExternal* registration);
+/* -1 for a NULL registration. */
+int TfLiteRegistrationExternalGetVersion(const TfLiteRegistrationExternal* registration);
+void TfLiteRegistrationExternalDelete(TfLiteRegistrationExternal* registration);
+void TfLiteRegistrationExternalSetInit(TfLiteRegistrationExternal* registration,
+                                       void* (*init)(TfLiteOpaqueContext* context, const char* buffer,
+                                                     size_t length));
+void TfLiteRegistrationExternalSetFree(TfLiteRegistrationExternal* registration,
+                                       void (*free)(TfLiteOpaqueContext* context, void* data));
+void TfLiteRegistrationExternalSetPrepare(TfLiteRegistrationExternal* registration,
+                                          TfLiteStatus (*prepare)(TfLiteOpaqueContext* context,
+                                                                  TfLiteOpaqueNode* node));
+void TfLiteRegistrationExternalSetInvoke(TfLiteRegistrationExternal* registration,
+                                         TfLiteStatus (*invoke)(TfLiteOpaqueContext* context,
+                                                                TfLiteOpaqueNode* node));
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,13 @@ extern "C" {
 /* TFLite 2.16 builds without the stable delegate ABI pass TfLiteDelegate itself. */
 typedef TfLiteDelegate TfLiteOpaqueDelegate;
 
+/* What kernels registered through TfLiteRegistrationExternal see: the interpreter's context, a
+ * node and its tensors, reached only through the accessors of c_api_opaque.h. */
+typedef struct TfLiteOpaqueContext TfLiteOpaqueContext;
+typedef struct TfLiteOpaqueNode TfLiteOpaqueNode;
+typedef struct TfLiteOpaqueTensor TfLiteOpaqueTensor;
+typedef struct TfLiteRegistrationExternal TfLiteRegistrationExternal;
+
 #ifdef __cplusplus
 }
 #endif
