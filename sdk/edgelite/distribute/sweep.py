@@ -96,7 +96,8 @@ def sweep(recipe: str, grid: Dict[str, List[Any]], workdir: Any, params: Optiona
     rows = []
     for result in grid_results:
         if result.error is not None:
-            raise RuntimeError(f"sweep trial {result.config['point']} failed: {result.error}")
+            point = (result.config or {}).get("point", "?")
+            raise RuntimeError(f"sweep trial {point} failed: {result.error}")
         rows.append({**result.config["point"], metric: result.metrics[metric],
                      "workdir": result.metrics["workdir"]})
     rows.sort(key=lambda r: r[metric], reverse=(mode == "max"))
