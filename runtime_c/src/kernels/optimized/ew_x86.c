@@ -20,6 +20,24 @@
 #define EXP_P4 1.6666665459e-1f
 #define EXP_P5 5.0000001201e-1f
 
+/* The steps both vector widths take in the same order, so their lanes agree bit for bit. exp:
+ * the reduced argument r = x - k ln2 (two parts) and 1 + r + r^2 P(r). */
+#define EXP_REDUCED(FNMADD, SET1, k, x) FNMADD(k, SET1(LN2_LO), FNMADD(k, SET1(LN2_HI), x))
+#define EXP_POLY(FMADD, MUL, ADD, SET1, r)                                                       \
+  ADD(FMADD(FMADD(FMADD(FMADD(FMADD(FMADD(SET1(EXP_P0), r, SET1(EXP_P1)), r, SET1(EXP_P2)), r,   \
+                                  SET1(EXP_P3)),                                                 \
+                            r, SET1(EXP_P4)),                                                    \
+                      r, SET1(EXP_P5)),                                                          \
+                MUL(r, r), r),                                                                   \
+      SET1(1.0f))
+/* tanh's odd series to x^9 for |x| < 0.25: ax + ax x2 (-1/3 + x2 (2/15 + x2 (-17/315 + x2 62/2835))). */
+#define TANH_SERIES(FMADD, MUL, SET1, ax, x2)                                                   \
+  FMADD(MUL(FMADD(FMADD(FMADD(SET1(62.0f / 2835.0f), x2, SET1(-17.0f / 315.0f)), x2,            \
+                        SET1(2.0f / 15.0f)),                                                     \
+                  x2, SET1(-1.0f / 3.0f)),                                                       \
+            x2),                                                                                 \
+        ax, ax)
+
 /* ---- AVX2 ----------------------------------------------------------------------------------- */
 
 EL_TARGET_AVX2 static inline __m256i load8(const void* p, int step, int is_unsigned) {
@@ -307,15 +325,8 @@ EL_TARGET_AVX2 static inline __m256 exp_avx2(__m256 x) {
   x = _mm256_min_ps(_mm256_set1_ps(EXP_HI), _mm256_max_ps(_mm256_set1_ps(EXP_LO), x));
   const __m256 k = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(k, _mm256_set1_ps(LN2_HI), x);
-  r = _mm256_fnmadd_ps(k, _mm256_set1_ps(LN2_LO), r);
-  __m256 p = _mm256_set1_ps(EXP_P0);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P1));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P2));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P3));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P4));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(EXP_P5));
-  p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+  const __m256 r = EXP_REDUCED(_mm256_fnmadd_ps, _mm256_set1_ps, k, x);
+  const __m256 p = EXP_POLY(_mm256_fmadd_ps, _mm256_mul_ps, _mm256_add_ps, _mm256_set1_ps, r);
   const __m256i e = _mm256_slli_epi32(
       _mm256_add_epi32(_mm256_cvtps_epi32(k), _mm256_set1_epi32(127)), 23);
   return _mm256_andnot_ps(under, _mm256_mul_ps(p, _mm256_castsi256_ps(e)));
@@ -339,11 +350,7 @@ EL_TARGET_AVX2 static __m256 tanh8(__m256 x) {
   const __m256 one = _mm256_set1_ps(1.0f);
   const __m256 big = _mm256_div_ps(_mm256_sub_ps(one, e), _mm256_add_ps(one, e));
   const __m256 x2 = _mm256_mul_ps(ax, ax);
-  __m256 p = _mm256_set1_ps(62.0f / 2835.0f);
-  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(-17.0f / 315.0f));
-  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(2.0f / 15.0f));
-  p = _mm256_fmadd_ps(p, x2, _mm256_set1_ps(-1.0f / 3.0f));
-  const __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, x2), ax, ax);
+  const __m256 small = TANH_SERIES(_mm256_fmadd_ps, _mm256_mul_ps, _mm256_set1_ps, ax, x2);
   const __m256 t = _mm256_blendv_ps(big, small, _mm256_cmp_ps(ax, _mm256_set1_ps(0.25f), _CMP_LT_OQ));
   return _mm256_or_ps(t, _mm256_and_ps(x, sign));
 }
@@ -669,15 +676,8 @@ EL_TARGET_AVX512 static inline __m512 exp_avx512(__m512 x) {
   x = _mm512_min_ps(_mm512_set1_ps(EXP_HI), _mm512_max_ps(_mm512_set1_ps(EXP_LO), x));
   const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
                                         _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(k, _mm512_set1_ps(LN2_HI), x);
-  r = _mm512_fnmadd_ps(k, _mm512_set1_ps(LN2_LO), r);
-  __m512 p = _mm512_set1_ps(EXP_P0);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P1));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P2));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P3));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P4));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(EXP_P5));
-  p = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
+  const __m512 r = EXP_REDUCED(_mm512_fnmadd_ps, _mm512_set1_ps, k, x);
+  const __m512 p = EXP_POLY(_mm512_fmadd_ps, _mm512_mul_ps, _mm512_add_ps, _mm512_set1_ps, r);
   const __m512i e = _mm512_slli_epi32(
       _mm512_add_epi32(_mm512_cvtps_epi32(k), _mm512_set1_epi32(127)), 23);
   return _mm512_maskz_mul_ps((__mmask16)~under, p, _mm512_castsi512_ps(e));
@@ -698,11 +698,7 @@ EL_TARGET_AVX512 static __m512 tanh16(__m512 x) {
   const __m512 one = _mm512_set1_ps(1.0f);
   __m512 t = _mm512_div_ps(_mm512_sub_ps(one, e), _mm512_add_ps(one, e));
   const __m512 x2 = _mm512_mul_ps(ax, ax);
-  __m512 p = _mm512_set1_ps(62.0f / 2835.0f);
-  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(-17.0f / 315.0f));
-  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(2.0f / 15.0f));
-  p = _mm512_fmadd_ps(p, x2, _mm512_set1_ps(-1.0f / 3.0f));
-  const __m512 small = _mm512_fmadd_ps(_mm512_mul_ps(p, x2), ax, ax);
+  const __m512 small = TANH_SERIES(_mm512_fmadd_ps, _mm512_mul_ps, _mm512_set1_ps, ax, x2);
   t = _mm512_mask_mov_ps(t, _mm512_cmp_ps_mask(ax, _mm512_set1_ps(0.25f), _CMP_LT_OQ), small);
   return _mm512_castsi512_ps(_mm512_or_si512(
       _mm512_castps_si512(t), _mm512_and_si512(_mm512_castps_si512(x), sign)));

@@ -39,42 +39,31 @@ EL_TARGET_AVX2 static void igemm_avx2(int taps, int tap_len, const float* const*
   for (int c = 0; c < n; c += 16) {
     const float* wb = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const __m256 bl = _mm256_loadu_ps(bias + c), bh = _mm256_loadu_ps(bias + c + 8);
-    __m256 c0l = bl, c0h = bh, c1l = bl, c1h = bh, c2l = bl, c2h = bh;
-    __m256 c3l = bl, c3h = bh, c4l = bl, c4h = bh, c5l = bl, c5h = bh;
-    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
+    __m256 acc[MR][2];
+    const float* ar[MR];
+    for (int r = 0; r < MR; ++r) {
+      acc[r][0] = bl;
+      acc[r][1] = bh;
+      ar[r] = a[r];
+    }
     for (int t = 0; t < taps; ++t) {
       const float* wt = wb + (size_t)t * tap_floats;
       for (int i = 0; i < tap_len; ++i) {
         const __m256 wl = _mm256_loadu_ps(wt + (size_t)i * 16);
         const __m256 wh = _mm256_loadu_ps(wt + (size_t)i * 16 + 8);
-        __m256 x = _mm256_broadcast_ss(a0 + i);
-        c0l = _mm256_fmadd_ps(x, wl, c0l);
-        c0h = _mm256_fmadd_ps(x, wh, c0h);
-        x = _mm256_broadcast_ss(a1 + i);
-        c1l = _mm256_fmadd_ps(x, wl, c1l);
-        c1h = _mm256_fmadd_ps(x, wh, c1h);
-        x = _mm256_broadcast_ss(a2 + i);
-        c2l = _mm256_fmadd_ps(x, wl, c2l);
-        c2h = _mm256_fmadd_ps(x, wh, c2h);
-        x = _mm256_broadcast_ss(a3 + i);
-        c3l = _mm256_fmadd_ps(x, wl, c3l);
-        c3h = _mm256_fmadd_ps(x, wh, c3h);
-        x = _mm256_broadcast_ss(a4 + i);
-        c4l = _mm256_fmadd_ps(x, wl, c4l);
-        c4h = _mm256_fmadd_ps(x, wh, c4h);
-        x = _mm256_broadcast_ss(a5 + i);
-        c5l = _mm256_fmadd_ps(x, wl, c5l);
-        c5h = _mm256_fmadd_ps(x, wh, c5h);
+        _Pragma("GCC unroll 8") for (int r = 0; r < MR; ++r) {
+          const __m256 x = _mm256_broadcast_ss(ar[r] + i);
+          acc[r][0] = _mm256_fmadd_ps(x, wl, acc[r][0]);
+          acc[r][1] = _mm256_fmadd_ps(x, wh, acc[r][1]);
+        }
       }
-      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
+      for (int r = 0; r < MR; ++r) ar[r] += step[r];
     }
-    const __m256 accs[MR][2] = {{c0l, c0h}, {c1l, c1h}, {c2l, c2h},
-                                {c3l, c3h}, {c4l, c4h}, {c5l, c5h}};
     const int count = n - c;
     for (int r = 0; r < rows; ++r) {
       float* o = out + r * out_stride + c;
-      store8(o, clamp8(accs[r][0], vlo, vhi, bounds), count);
-      store8(o + 8, clamp8(accs[r][1], vlo, vhi, bounds), count - 8);
+      store8(o, clamp8(acc[r][0], vlo, vhi, bounds), count);
+      store8(o + 8, clamp8(acc[r][1], vlo, vhi, bounds), count - 8);
     }
   }
 }
@@ -95,6 +84,29 @@ EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m
   _mm512_mask_storeu_ps(dst, keep, v);
 }
 
+/* The last block of channels c.. of igemm_avx512 for all MR512 rows, on vectors of type VEC
+ * (the bias, then the taps' products in order, as the two-block loop sums them): each row's sums
+ * are those of the wider loop, whatever the vector width. */
+#define ROWS_TIMES_BLOCK(VEC, LOADU, SET1, FMADD, acc)                                          \
+  do {                                                                                          \
+    const float* w0_ = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);        \
+    const float* ar_[MR512];                                                                    \
+    for (int r_ = 0; r_ < MR512; ++r_) {                                                        \
+      (acc)[r_] = LOADU(bias + c);                                                              \
+      ar_[r_] = a[r_];                                                                          \
+    }                                                                                           \
+    for (int t_ = 0; t_ < taps; ++t_) {                                                         \
+      const float* wt_ = w0_ + (size_t)t_ * tap_floats;                                         \
+      for (int i_ = 0; i_ < tap_len; ++i_) {                                                    \
+        const VEC wa_ = LOADU(wt_ + (size_t)i_ * 16);                                           \
+        _Pragma("GCC unroll 8") for (int r_ = 0; r_ < MR512; ++r_) {                            \
+          (acc)[r_] = FMADD(SET1(ar_[r_][i_]), wa_, (acc)[r_]);                                 \
+        }                                                                                       \
+      }                                                                                         \
+      for (int r_ = 0; r_ < MR512; ++r_) ar_[r_] += step[r_];                                   \
+    }                                                                                           \
+  } while (0)
+
 EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a,
                                           const ptrdiff_t* step, int rows, const float* w,
                                           size_t block_bytes, int n, const float* bias, float lo,
@@ -107,102 +119,48 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
     const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
     const float* w1 = (const float*)((const char*)w0 + block_bytes);
     const __m512 b0 = _mm512_loadu_ps(bias + c), b1 = _mm512_loadu_ps(bias + c + 16);
-    __m512 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1, c30 = b0, c31 = b1;
-    __m512 c40 = b0, c41 = b1, c50 = b0, c51 = b1, c60 = b0, c61 = b1;
-    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-    const float* a6 = a[6];
+    __m512 acc[MR512][2];
+    const float* ar[MR512];
+    for (int r = 0; r < MR512; ++r) {
+      acc[r][0] = b0;
+      acc[r][1] = b1;
+      ar[r] = a[r];
+    }
     for (int t = 0; t < taps; ++t) {
       const float* wt0 = w0 + (size_t)t * tap_floats;
       const float* wt1 = w1 + (size_t)t * tap_floats;
       for (int i = 0; i < tap_len; ++i) {
         const __m512 wa = _mm512_loadu_ps(wt0 + (size_t)i * 16);
         const __m512 wb = _mm512_loadu_ps(wt1 + (size_t)i * 16);
-        __m512 x = _mm512_set1_ps(a0[i]);
-        c00 = _mm512_fmadd_ps(x, wa, c00);
-        c01 = _mm512_fmadd_ps(x, wb, c01);
-        x = _mm512_set1_ps(a1[i]);
-        c10 = _mm512_fmadd_ps(x, wa, c10);
-        c11 = _mm512_fmadd_ps(x, wb, c11);
-        x = _mm512_set1_ps(a2[i]);
-        c20 = _mm512_fmadd_ps(x, wa, c20);
-        c21 = _mm512_fmadd_ps(x, wb, c21);
-        x = _mm512_set1_ps(a3[i]);
-        c30 = _mm512_fmadd_ps(x, wa, c30);
-        c31 = _mm512_fmadd_ps(x, wb, c31);
-        x = _mm512_set1_ps(a4[i]);
-        c40 = _mm512_fmadd_ps(x, wa, c40);
-        c41 = _mm512_fmadd_ps(x, wb, c41);
-        x = _mm512_set1_ps(a5[i]);
-        c50 = _mm512_fmadd_ps(x, wa, c50);
-        c51 = _mm512_fmadd_ps(x, wb, c51);
-        x = _mm512_set1_ps(a6[i]);
-        c60 = _mm512_fmadd_ps(x, wa, c60);
-        c61 = _mm512_fmadd_ps(x, wb, c61);
+        _Pragma("GCC unroll 8") for (int r = 0; r < MR512; ++r) {
+          const __m512 x = _mm512_set1_ps(ar[r][i]);
+          acc[r][0] = _mm512_fmadd_ps(x, wa, acc[r][0]);
+          acc[r][1] = _mm512_fmadd_ps(x, wb, acc[r][1]);
+        }
       }
-      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
-      a6 += step[6];
+      for (int r = 0; r < MR512; ++r) ar[r] += step[r];
     }
-    const __m512 accs[MR512][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
-                                   {c40, c41}, {c50, c51}, {c60, c61}};
     for (int r = 0; r < rows; ++r) {
       float* o = out + r * out_stride + c;
-      store16(o, accs[r][0], vlo, vhi, bounds, n - c);
-      store16(o + 16, accs[r][1], vlo, vhi, bounds, n - c - 16);
+      store16(o, acc[r][0], vlo, vhi, bounds, n - c);
+      store16(o + 16, acc[r][1], vlo, vhi, bounds, n - c - 16);
     }
   }
   if (n - c > 0 && n - c <= 8) {
     /* At most 8 channels left: 8-float vectors, half the FMA issue slots of 16-float ones on
      * cores that split those in two. */
-    const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
-    const __m256 b0 = _mm256_loadu_ps(bias + c);
     const __m256 lo8 = _mm256_set1_ps(lo), hi8 = _mm256_set1_ps(hi);
-    __m256 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0, c6 = b0;
-    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-    const float* a6 = a[6];
-    for (int t = 0; t < taps; ++t) {
-      const float* wt0 = w0 + (size_t)t * tap_floats;
-      for (int i = 0; i < tap_len; ++i) {
-        const __m256 wa = _mm256_loadu_ps(wt0 + (size_t)i * 16);
-        c0 = _mm256_fmadd_ps(_mm256_set1_ps(a0[i]), wa, c0);
-        c1 = _mm256_fmadd_ps(_mm256_set1_ps(a1[i]), wa, c1);
-        c2 = _mm256_fmadd_ps(_mm256_set1_ps(a2[i]), wa, c2);
-        c3 = _mm256_fmadd_ps(_mm256_set1_ps(a3[i]), wa, c3);
-        c4 = _mm256_fmadd_ps(_mm256_set1_ps(a4[i]), wa, c4);
-        c5 = _mm256_fmadd_ps(_mm256_set1_ps(a5[i]), wa, c5);
-        c6 = _mm256_fmadd_ps(_mm256_set1_ps(a6[i]), wa, c6);
-      }
-      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
-      a6 += step[6];
-    }
-    const __m256 accs[MR512] = {c0, c1, c2, c3, c4, c5, c6};
+    __m256 acc[MR512];
+    ROWS_TIMES_BLOCK(__m256, _mm256_loadu_ps, _mm256_set1_ps, _mm256_fmadd_ps, acc);
     const __mmask8 keep = (__mmask8)((1u << (n - c)) - 1u);
     for (int r = 0; r < rows; ++r) {
-      _mm256_mask_storeu_ps(out + r * out_stride + c, keep, clamp8(accs[r], lo8, hi8, bounds));
+      _mm256_mask_storeu_ps(out + r * out_stride + c, keep, clamp8(acc[r], lo8, hi8, bounds));
     }
   } else if (c < n) {
-    const float* w0 = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);
-    const __m512 b0 = _mm512_loadu_ps(bias + c);
-    __m512 c0 = b0, c1 = b0, c2 = b0, c3 = b0, c4 = b0, c5 = b0, c6 = b0;
-    const float *a0 = a[0], *a1 = a[1], *a2 = a[2], *a3 = a[3], *a4 = a[4], *a5 = a[5];
-    const float* a6 = a[6];
-    for (int t = 0; t < taps; ++t) {
-      const float* wt0 = w0 + (size_t)t * tap_floats;
-      for (int i = 0; i < tap_len; ++i) {
-        const __m512 wa = _mm512_loadu_ps(wt0 + (size_t)i * 16);
-        c0 = _mm512_fmadd_ps(_mm512_set1_ps(a0[i]), wa, c0);
-        c1 = _mm512_fmadd_ps(_mm512_set1_ps(a1[i]), wa, c1);
-        c2 = _mm512_fmadd_ps(_mm512_set1_ps(a2[i]), wa, c2);
-        c3 = _mm512_fmadd_ps(_mm512_set1_ps(a3[i]), wa, c3);
-        c4 = _mm512_fmadd_ps(_mm512_set1_ps(a4[i]), wa, c4);
-        c5 = _mm512_fmadd_ps(_mm512_set1_ps(a5[i]), wa, c5);
-        c6 = _mm512_fmadd_ps(_mm512_set1_ps(a6[i]), wa, c6);
-      }
-      a0 += step[0], a1 += step[1], a2 += step[2], a3 += step[3], a4 += step[4], a5 += step[5];
-      a6 += step[6];
-    }
-    const __m512 accs[MR512] = {c0, c1, c2, c3, c4, c5, c6};
+    __m512 acc[MR512];
+    ROWS_TIMES_BLOCK(__m512, _mm512_loadu_ps, _mm512_set1_ps, _mm512_fmadd_ps, acc);
     for (int r = 0; r < rows; ++r) {
-      store16(out + r * out_stride + c, accs[r], vlo, vhi, bounds, n - c);
+      store16(out + r * out_stride + c, acc[r], vlo, vhi, bounds, n - c);
     }
   }
 }
