@@ -62,7 +62,8 @@ def test_feeds_variables_and_constants_are_left_alone():
     x = tf.placeholder(tf.float32, [64, 64])
     v = tf.Variable(cv)
     c = tf.constant(cv)
-    outs = [tf.nn.relu(x), x + 1.0, tf.nn.relu(v), v * 3.0, tf.nn.relu(c), tf.add_n([c, c, x])]
+    outs = [tf.nn.relu(x), x + 1.0, tf.nn.relu(v), v * 3.0, tf.nn.relu(c), tf.add_n([c, c, x]), tf.nn.relu6(x),
+            tf.nn.relu6(v)]
     with tf.Session() as s:
         s.run(v.initializer)
         s.run(outs, {x: xv})
@@ -99,7 +100,8 @@ def test_broadcast_and_operand_order():
     bp = tf.placeholder(tf.float32, [64])
     small = bp * 1.5
     big = x * 3.0
-    outs = [big - small, (bp * 2.0) - (x * 0.5), tf.add_n([x * 1.0, x * 2.0, x]), tf.maximum(bp + 1.0, x)]
+    outs = [big - small, (bp * 2.0) - (x * 0.5), tf.add_n([x * 1.0, x * 2.0, x]), tf.maximum(bp + 1.0, x),
+            tf.nn.relu6(x * 4.0)]
     with tf.Session() as s:
         got = s.run(outs, {x: xv, bp: bv})
     f32 = np.float32
@@ -107,6 +109,7 @@ def test_broadcast_and_operand_order():
     np.testing.assert_array_equal(got[1], bv * f32(2) - xv * f32(0.5))
     np.testing.assert_array_equal(got[2], xv * f32(1) + xv * f32(2) + xv)
     np.testing.assert_array_equal(got[3], np.maximum(bv + f32(1), xv))
+    np.testing.assert_array_equal(got[4], np.clip(xv * f32(4), 0, 6))
 
 
 def test_concurrent_runs_of_one_plan_do_not_mix_values():
@@ -153,3 +156,26 @@ def test_dying_intermediate_buffer_is_reused():
         out = s.run(y, {x: xv})
     np.testing.assert_array_equal(out, np.maximum(xv * 2 + bias, 0) - np.float32(0.25))
     assert _address(out) == made[0]
+
+
+def test_in_place_results_are_bit_identical_to_the_kernels():
+    """Special values (nan, ±inf, -0.0) give the same bits whether an op writes in place or through its kernel."""
+    special = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 7.0, -3.0, 5.5], np.float32)
+    xv = np.resize(special, (64, 64))
+    bv = np.resize(special[::-1], 64)
+    x = tf.placeholder(tf.float32, [64, 64])
+    b = tf.placeholder(tf.float32, [64])
+    one = tf.constant(1.0)
+    pairs = [
+        (tf.nn.relu(x * one), tf.nn.relu(x)),
+        (tf.nn.relu6(x * one), tf.nn.relu6(x)),
+        (tf.nn.bias_add(x * one, b), tf.nn.bias_add(x, b)),
+        ((x * one) - b, x - b),
+        (tf.maximum(x * one, b), tf.maximum(x, b)),
+        (tf.minimum(b, x * one), tf.minimum(b, x)),
+        (tf.add_n([x * one, x, x]), tf.add_n([x, x, x])),
+    ]
+    with tf.Session() as s:
+        got = s.run(pairs, {x: xv, b: bv})
+    for in_place, reference in got:
+        np.testing.assert_array_equal(in_place.view(np.int32), reference.view(np.int32))

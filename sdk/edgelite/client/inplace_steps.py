@@ -108,6 +108,17 @@ def _relu(spec: StepSpec, dt: np.dtype) -> Optional[Callable[[list], Any]]:
     return attempt
 
 
+def _relu6(spec: StepSpec, dt: np.dtype) -> Optional[Callable[[list], Any]]:
+    zero, six = np.zeros((), dtype=dt), np.asarray(6, dtype=dt)
+
+    def attempt(args: list) -> Any:
+        x = args[0]
+        if _reusable(x, dt):
+            return np.clip(x, zero, six, out=x)
+        return None
+    return attempt
+
+
 def _bias_add(spec: StepSpec, dt: np.dtype) -> Optional[Callable[[list], Any]]:
     """Channels-last BiasAdd into its dying value input (NCHW and every error case use the kernel)."""
     fmt = spec.op._attrs.get("data_format", "NHWC")
@@ -145,4 +156,4 @@ def _add_n(spec: StepSpec, dt: np.dtype) -> Optional[Callable[[list], Any]]:
 
 
 _ATTEMPTS: dict = {name: _binary for name in _BINARY_UFUNCS}
-_ATTEMPTS.update({"Relu": _relu, "BiasAdd": _bias_add, "AddN": _add_n})
+_ATTEMPTS.update({"Relu": _relu, "Relu6": _relu6, "BiasAdd": _bias_add, "AddN": _add_n})
