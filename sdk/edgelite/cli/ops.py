@@ -25,7 +25,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def model_ops(paths: List[str]) -> Tuple[List[str], List[str]]:
-    """The builtin operator names and the custom op names the models' operator codes list, sorted."""
+    """The builtin operator names and the custom op names the models' operator tables list, sorted.
+
+    Every entry counts, used by an operator or not: the interpreter resolves the whole table, as TFLite does."""
     from edgelite.lite import schema, schema_reader
 
     builtins, customs = set(), set()
