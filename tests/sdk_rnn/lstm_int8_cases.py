@@ -10,6 +10,8 @@ CASES = {
     "lstm_sequences": {"batch": 2, "time": 6, "depth": 3, "units": 8, "sequences": True, "bidirectional": False},
     "lstm_last": {"batch": 2, "time": 7, "depth": 5, "units": 6, "sequences": False, "bidirectional": False},
     "bidirectional": {"batch": 2, "time": 5, "depth": 3, "units": 4, "sequences": True, "bidirectional": True},
+    "stacked": {"batch": 2, "time": 6, "depth": 3, "units": 5, "sequences": True, "bidirectional": False,
+                "layers": 2},
 }
 NUM_SAMPLES = 6
 
@@ -40,14 +42,16 @@ def cell_weights(kernel: np.ndarray, recurrent: np.ndarray, bias: np.ndarray) ->
     return np.concatenate([i, c, f, o], 1), np.concatenate([bi, bc, bf, bo])
 
 
-def cell_extent(kernel: np.ndarray, recurrent: np.ndarray, bias: np.ndarray, x: np.ndarray) -> float:
-    """max |c| over every time step of a Keras LSTM (float64) run from a zero state on x [batch, time, depth]."""
+def run_lstm(kernel: np.ndarray, recurrent: np.ndarray, bias: np.ndarray, x: np.ndarray) -> tuple:
+    """(max |c| over every time step, the outputs [batch, time, units]) of a Keras LSTM (float64) run from a
+    zero state on x [batch, time, depth]."""
     units = recurrent.shape[0]
     h = c = np.zeros((x.shape[0], units))
-    extent = 0.0
+    extent, outputs = 0.0, []
     for step in range(x.shape[1]):
         i, f, g, o = np.split(x[:, step] @ kernel + h @ recurrent + bias, 4, axis=1)
         c = c / (1 + np.exp(-f)) + np.tanh(g) / (1 + np.exp(-i))
         h = np.tanh(c) / (1 + np.exp(-o))
         extent = max(extent, float(np.abs(c).max()))
-    return extent
+        outputs.append(h)
+    return extent, np.stack(outputs, 1)
