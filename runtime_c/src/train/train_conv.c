@@ -32,15 +32,49 @@ typedef struct conv_job {
   const float* in;    /* x (forward) or dy (input gradient) */
   const float* packed;
   float* out;         /* y or dx */
-  float* cols;        /* TILE_ROWS x K floats per thread; NULL for a pointwise window */
+  float* cols;        /* TILE_ROWS x K floats per thread, for the im2col path */
   int kdim, n;
   size_t pixels;
+  const float* xp;    /* zero-padded copy of the input [batch][hp][wp][in_c] for the taps path */
+  int hp, wp;
 } conv_job;
+
+/* The GEMM rows of output pixels p0 .. p0 + rows - 1 read in place from the padded input: each
+ * row is k_h runs of k_w * in_c floats (one window row each, unit column dilation), dil_h padded
+ * rows apart. */
+static void forward_taps(const conv_job* j, size_t p0, int rows) {
+  const el_train_window* g = j->g;
+  const el_fgemm_kernels* fk = j->k->fk;
+  const size_t per_image = (size_t)g->out_h * (size_t)g->out_w, c_in = (size_t)g->in_c;
+  const size_t block_bytes = el_fgemm_block_bytes(j->kdim);
+  const float* a[EL_FGEMM_MAX_MR];
+  ptrdiff_t step[EL_FGEMM_MAX_MR];
+  for (int r0 = 0; r0 < rows; r0 += fk->mr) {
+    const int live = rows - r0 < fk->mr ? rows - r0 : fk->mr;
+    for (int r = 0; r < fk->mr; ++r) {
+      const size_t p = p0 + (size_t)r0 + (size_t)(r < live ? r : 0), rest = p % per_image;
+      const size_t oh = rest / (size_t)g->out_w, ow = rest % (size_t)g->out_w;
+      a[r] = j->xp + (((p / per_image) * (size_t)j->hp + oh * (size_t)g->stride_h) * (size_t)j->wp +
+                      ow * (size_t)g->stride_w) * c_in;
+      step[r] = (ptrdiff_t)g->dil_h * j->wp * (ptrdiff_t)c_in;
+    }
+    for (int c = 0; c < j->n; c += EL_FGEMM_CHUNK) {
+      const int cn = j->n - c < EL_FGEMM_CHUNK ? j->n - c : EL_FGEMM_CHUNK;
+      const float* w = j->packed + (size_t)(c / EL_FGEMM_NR) * (size_t)j->kdim * EL_FGEMM_NR;
+      fk->igemm(g->k_h, g->k_w * g->in_c, a, step, live, w, block_bytes, cn, el_train_zero_bias,
+                -INFINITY, INFINITY, j->out + (p0 + (size_t)r0) * (size_t)j->n + c, j->n);
+    }
+  }
+}
 
 static void forward_tile(void* arg, int task, int thread) {
   const conv_job* j = arg;
   const size_t p0 = (size_t)task * TILE_ROWS;
   const int rows = j->pixels - p0 < TILE_ROWS ? (int)(j->pixels - p0) : TILE_ROWS;
+  if (j->xp != NULL) {
+    forward_taps(j, p0, rows);
+    return;
+  }
   const float* a = j->in + p0 * (size_t)j->kdim;
   if (j->cols != NULL) {
     float* cols = j->cols + (size_t)thread * TILE_ROWS * (size_t)j->kdim;
@@ -55,24 +89,51 @@ static void forward_tile(void* arg, int task, int thread) {
 
 static int tiles(size_t pixels) { return (int)((pixels + TILE_ROWS - 1) / TILE_ROWS); }
 
+/* y = conv(x) with weights already packed: in place for 1x1 stride-1 windows, through a padded
+ * copy of x when window columns are adjacent (unit column dilation), through im2col tiles
+ * otherwise. */
+static el_status conv_forward(const el_train_kernels* k, const el_train_window* g, const float* x,
+                              const float* packed, float* y) {
+  conv_job j = {k, g, x, packed, y, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g),
+                NULL, 0, 0};
+  float* xp = NULL;
+  if (!pointwise(g) && g->dil_w == 1 && g->out_h > 0 && g->out_w > 0) {
+    const int need_h = (g->out_h - 1) * g->stride_h + (g->k_h - 1) * g->dil_h + 1;
+    const int need_w = (g->out_w - 1) * g->stride_w + g->k_w;
+    j.hp = need_h > g->in_h + g->pad_top ? need_h : g->in_h + g->pad_top;
+    j.wp = need_w > g->in_w + g->pad_left ? need_w : g->in_w + g->pad_left;
+    const size_t row = (size_t)g->in_w * (size_t)g->in_c;
+    xp = calloc((size_t)g->batch * (size_t)j.hp * (size_t)j.wp * (size_t)g->in_c, sizeof(float));
+    if (xp == NULL) return EL_NO_MEMORY;
+    for (int b = 0; b < g->batch; ++b) {
+      for (int h = 0; h < g->in_h; ++h) {
+        memcpy(xp + (((size_t)b * j.hp + (size_t)(h + g->pad_top)) * j.wp + (size_t)g->pad_left) *
+                        (size_t)g->in_c,
+               x + ((size_t)b * g->in_h + (size_t)h) * row, row * sizeof(float));
+      }
+    }
+    j.xp = xp;
+  } else if (!pointwise(g)) {
+    j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
+    if (j.cols == NULL) return EL_NO_MEMORY;
+  }
+  el_train_parallel(k, tiles(j.pixels), forward_tile, &j);
+  free(xp);
+  free(j.cols);
+  return EL_OK;
+}
+
 el_status el_train_conv2d(const el_train_kernels* k, const el_train_window* g, const float* x,
                           const float* w, float* y) {
   el_status st = check(k, g, x, w, y);
   if (st != EL_OK) return st;
-  conv_job j = {k, g, x, NULL, y, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g)};
-  float* packed = malloc(el_train_packed_floats(j.kdim, j.n) * sizeof(float));
-  if (!pointwise(g)) j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
-  if (packed == NULL || (j.cols == NULL && !pointwise(g))) {
-    free(packed);
-    free(j.cols);
-    return EL_NO_MEMORY;
-  }
-  el_train_pack_rows(w, j.n, j.kdim, j.n, packed);
-  j.packed = packed;
-  el_train_parallel(k, tiles(j.pixels), forward_tile, &j);
+  const int kdim = g->k_h * g->k_w * g->in_c;
+  float* packed = malloc(el_train_packed_floats(kdim, g->out_c) * sizeof(float));
+  if (packed == NULL) return EL_NO_MEMORY;
+  el_train_pack_rows(w, g->out_c, kdim, g->out_c, packed);
+  st = conv_forward(k, g, x, packed, y);
   free(packed);
-  free(j.cols);
-  return EL_OK;
+  return st;
 }
 
 /* Adds the per-tap gradients of output pixel p (K floats) onto the taps' input elements. */
@@ -112,11 +173,54 @@ static void input_grad_image(void* arg, int task, int thread) {
   }
 }
 
+/* For unit strides the input gradient is a forward convolution of dy with the filter turned by
+ * 180 degrees and its channel axes swapped, padded by (k - 1) * dilation - pad: that runs on the
+ * in-place taps path, without col2im. False when the geometry does not fit (then col2im). */
+static bool as_forward(const el_train_window* g, el_train_window* f) {
+  if (g->stride_h != 1 || g->stride_w != 1 || pointwise(g)) return false;
+  *f = *g;
+  f->in_h = g->out_h;
+  f->in_w = g->out_w;
+  f->in_c = g->out_c;
+  f->out_c = g->in_c;
+  f->out_h = g->in_h;
+  f->out_w = g->in_w;
+  f->pad_top = (g->k_h - 1) * g->dil_h - g->pad_top;
+  f->pad_left = (g->k_w - 1) * g->dil_w - g->pad_left;
+  return f->pad_top >= 0 && f->pad_left >= 0 && g->out_h > 0 && g->out_w > 0;
+}
+
+static el_status input_grad_forward(const el_train_kernels* k, const el_train_window* f,
+                                    const float* w, const float* dy, float* dx) {
+  const size_t c_in = (size_t)f->out_c, n = (size_t)f->in_c, taps = (size_t)f->k_h * f->k_w;
+  const int kdim = (int)(taps * n);
+  float* turned = malloc(taps * n * c_in * sizeof(float));
+  float* packed = malloc(el_train_packed_floats(kdim, (int)c_in) * sizeof(float));
+  el_status st = EL_NO_MEMORY;
+  if (turned != NULL && packed != NULL) {
+    for (size_t t = 0; t < taps; ++t) {
+      const float* src = w + (taps - 1 - t) * c_in * n; /* [c][n] of the mirrored tap */
+      float* dst = turned + t * n * c_in;                /* [n][c] */
+      for (size_t c = 0; c < c_in; ++c) {
+        for (size_t q = 0; q < n; ++q) dst[q * c_in + c] = src[c * n + q];
+      }
+    }
+    el_train_pack_rows(turned, (ptrdiff_t)c_in, kdim, (int)c_in, packed);
+    st = conv_forward(k, f, dy, packed, dx);
+  }
+  free(turned);
+  free(packed);
+  return st;
+}
+
 el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_train_window* g,
                                          const float* w, const float* dy, float* dx) {
   el_status st = check(k, g, w, dy, dx);
   if (st != EL_OK) return st;
-  conv_job j = {k, g, dy, NULL, dx, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g)};
+  el_train_window f;
+  if (as_forward(g, &f)) return input_grad_forward(k, &f, w, dy, dx);
+  conv_job j = {k, g, dy, NULL, dx, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g),
+                NULL, 0, 0};
   /* w is K rows of N floats: packed as the transpose of the N x K weights the GEMM takes. */
   float* packed = malloc(el_train_packed_floats(j.n, j.kdim) * sizeof(float));
   if (!pointwise(g)) j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
