@@ -24,6 +24,9 @@ I2 = np.array([[1, 2], [3, -1], [0, 0], [-1, -1]], np.int64)
 SP_S = ("sparse", [[0, 0], [0, 1], [1, 0], [3, 0]], np.array(["gamma", "omega", "beta", "alpha"], object), [4, 2])
 SP_I = ("sparse", [[0, 0], [1, 0], [1, 1], [2, 0]], np.array([4, 0, 2, 1], np.int64), [4, 2])
 W = ("sparse", [[0, 0], [1, 0], [1, 1], [2, 0]], np.array([0.5, 2.0, -1.0, 3.0], np.float32), [4, 2])
+# weights beside I2's ids and S2's strings, 0 (dropped like the -1 / '' they sit beside) where those are missing
+W2 = np.array([[0.5, 1.5], [2.0, 0.0], [0.25, 4.0], [0.0, 0.0]], np.float32)
+W2S = np.array([[1.5, -2.0], [0.75, 0.0], [2.0, 0.5], [0.0, 0.0]], np.float32)
 
 
 def _vocab(fc, key="s", **kw):
@@ -84,6 +87,18 @@ CASES = [
     ("embedding_weighted", "input_layer", {"i": SP_I, "w": W},
      lambda fc: [fc.embedding_column(fc.weighted_categorical_column(
          fc.categorical_column_with_identity("i", 5), "w"), 2, combiner="sum")]),
+    # weights summed per id (the repeated id 0 in row 2 of I2 adds its two weights), rows without ids all zero
+    ("indicator_weighted", "input_layer", {"i": SP_I, "w": W},
+     lambda fc: [fc.indicator_column(fc.weighted_categorical_column(fc.categorical_column_with_identity("i", 5),
+                                                                    "w"))]),
+    ("indicator_weighted_dense", "input_layer", {"i2": I2, "w2": W2},
+     lambda fc: [fc.indicator_column(fc.weighted_categorical_column(fc.categorical_column_with_identity("i2", 4),
+                                                                    "w2"))]),
+    ("indicator_weighted_vocab", "input_layer", {"s": S2, "w2": W2S},
+     lambda fc: [fc.indicator_column(fc.weighted_categorical_column(_vocab(fc, num_oov_buckets=2), "w2"))]),
+    ("indicator_weighted_with_numeric", "input_layer", {"i": SP_I, "w": W, "f": F},
+     lambda fc: [fc.numeric_column("f"), fc.indicator_column(fc.weighted_categorical_column(
+         fc.categorical_column_with_identity("i", 5), "w"))]),
     ("mixed_input_layer", "input_layer", {"f": F, "s": S2, "i": I},
      lambda fc: [fc.numeric_column("f"), fc.embedding_column(_vocab(fc), 2),
                  fc.indicator_column(fc.categorical_column_with_identity("i", 4)),

@@ -14,13 +14,6 @@ from tests.sdk_fc import fc_cases
 RECORDS = json.loads((Path(__file__).parent / "fixtures" / "fc_cases.json").read_text())
 
 
-@pytest.fixture(scope="module")
-def vocab_path(tmp_path_factory) -> str:
-    path = tmp_path_factory.mktemp("vocab") / "vocab.txt"
-    path.write_text("\n".join(fc_cases.VOCAB_FILE_LINES) + "\n")
-    return str(path)
-
-
 @pytest.mark.parametrize("case", fc_cases.CASES, ids=[c[0] for c in fc_cases.CASES])
 def test_column_layers_match_tensorflow(case, vocab_path) -> None:
     expected = RECORDS[case[0]]

@@ -7,6 +7,7 @@ from edgelite.feature_column.categorical_columns import (  # noqa: F401
 from edgelite.feature_column.dense_columns import (  # noqa: F401
     bucketized_column, embedding_column, indicator_column, numeric_column, shared_embedding_columns,
 )
+from edgelite.feature_column.host_transform import HostTransform  # noqa: F401 - edgelite's, for converted models
 from edgelite.feature_column.layers import input_layer, linear_model, make_parse_example_spec  # noqa: F401
 from edgelite.feature_column.sequence_columns import (  # noqa: F401
     sequence_categorical_column_with_hash_bucket, sequence_categorical_column_with_identity,

@@ -163,11 +163,8 @@ class EmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("Embedding
     def name(self) -> str:
         return f"{self.categorical_column.name}_embedding"
 
-    def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
-        from edgelite.feature_column.sequence_columns import refuse_sequence_input
-
-        refuse_sequence_input("embedding_column", self)
-        pair = cache.get(self)
+    def table(self, state: ColumnState) -> Any:
+        """The [num_buckets, dimension] embedding variable (warm-started from ckpt_to_load_from if given)."""
         weights = state.get_variable(self, "embedding_weights",
                                      [self.categorical_column.num_buckets, self.dimension], self.initializer,
                                      self.trainable)
@@ -175,8 +172,16 @@ class EmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("Embedding
             from edgelite.train.checkpoint_utils import init_from_checkpoint
 
             init_from_checkpoint(self.ckpt_to_load_from, {self.tensor_name_in_ckpt: weights})
-        return safe_embedding_lookup_sparse(weights, pair.id_tensor, pair.weight_tensor, combiner=self.combiner,
-                                            name=f"{self.name}_weights", max_norm=self.max_norm)
+        return weights
+
+    def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
+        from edgelite.feature_column.sequence_columns import refuse_sequence_input
+
+        refuse_sequence_input("embedding_column", self)
+        pair = cache.get(self)
+        return safe_embedding_lookup_sparse(self.table(state), pair.id_tensor, pair.weight_tensor,
+                                            combiner=self.combiner, name=f"{self.name}_weights",
+                                            max_norm=self.max_norm)
 
 
 class SharedEmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("SharedEmbeddingColumn", [
@@ -193,8 +198,8 @@ class SharedEmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("Sha
     def scope_name(self) -> str:
         return self.shared_embedding_collection_name
 
-    def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
-        pair = cache.get(self)
+    def table(self, state: ColumnState) -> Any:
+        """The shared [num_buckets, dimension] variable: made by the first column, then read from the collection."""
         shape = [self.categorical_column.num_buckets, self.dimension]
         shared = ops.get_collection(self.shared_embedding_collection_name)
         if len(shared) > 1:
@@ -217,8 +222,13 @@ class SharedEmbeddingColumn(_EmbeddingOfCategorical, collections.namedtuple("Sha
                 from edgelite.train.checkpoint_utils import init_from_checkpoint
 
                 init_from_checkpoint(self.ckpt_to_load_from, {self.tensor_name_in_ckpt: weights})
-        return safe_embedding_lookup_sparse(weights, pair.id_tensor, pair.weight_tensor, combiner=self.combiner,
-                                            name=f"{self.name}_weights", max_norm=self.max_norm)
+        return weights
+
+    def get_dense_tensor(self, cache: FeatureCache, state: ColumnState) -> ops.Tensor:
+        pair = cache.get(self)
+        return safe_embedding_lookup_sparse(self.table(state), pair.id_tensor, pair.weight_tensor,
+                                            combiner=self.combiner, name=f"{self.name}_weights",
+                                            max_norm=self.max_norm)
 
 
 def _default_value(key: str, shape: tuple, default_value: Any, dtype: Any) -> Any:
