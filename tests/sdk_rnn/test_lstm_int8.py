@@ -3,6 +3,7 @@
 and LiteRT's reference kernels, and close to the float SDK."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -35,8 +36,9 @@ def _keras_shapes(case: dict) -> list:
             shapes + [(units, 4 * units), (units, 4 * units), (4 * units,)] * (case.get("layers", 1) - 1))
 
 
+@functools.lru_cache(maxsize=None)
 def convert(name: str) -> tuple:
-    """(int8 model, float SDK outputs per sample) for a case's graph and weights."""
+    """(int8 model, float SDK outputs per sample) for a case's graph and weights, converted once per case."""
     case = cases.CASES[name]
     x = tf.placeholder(tf.float32, [case["batch"], case["time"], case["depth"]], name="x")
     cell = lambda: tf.nn.rnn_cell.BasicLSTMCell(case["units"], forget_bias=0.0)  # noqa: E731  Keras adds none

@@ -3,6 +3,7 @@ cond/body subgraphs: the subgraphs and operator versions TF's converter writes f
 (tf_while_tflite.json), run in edgelite and LiteRT within 1e-5 of the SDK."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -25,8 +26,9 @@ def fresh_graph():
         yield g
 
 
+@functools.lru_cache(maxsize=None)
 def convert(name: str) -> tuple:
-    """(model, SDK output) of a case with its fixed weights."""
+    """(model, SDK output) of a case with its fixed weights, converted once per case."""
     build, extra, depth, optimize = cases.CASES[name]
     values = cases.feeds(name)
     x = tf.placeholder(tf.float32, [cases.BATCH, cases.TIME, depth], name="x")
