@@ -653,15 +653,44 @@ class BatchDataset(_Unary):
         return [_stack(items, c, dt) if cls is ops.Tensor else stack_rows([it[c] for it in items])
                 for c, (dt, cls) in enumerate(zip(self._flat_types, self._flat_classes))]
 
+    def _record_batches(self, env: Env, source: DatasetV1) -> Iterator[list]:
+        """Batches of a record file dataset as [string array], cut from its bulk chunks of records."""
+        size = _int_value(env, self._size)
+        if size <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        pending: list = []
+        for chunk in source._chunks(env):
+            pending.extend(chunk)
+            while len(pending) >= size:
+                out = np.empty(size, dtype=object)
+                out[:] = pending[:size]
+                del pending[:size]
+                yield [out]
+        if pending and not self._drop:
+            out = np.empty(len(pending), dtype=object)
+            out[:] = pending
+            yield [out]
+
     def _gen(self, env: Env) -> Iterator[list]:
         mapped = self._input
-        if not (isinstance(mapped, MapDataset) and mapped.batchable):
+        fused = isinstance(mapped, MapDataset) and mapped.batchable
+        source = mapped._input if fused else mapped
+        if hasattr(source, "_chunks"):
+            for args in self._record_batches(env, source):
+                if not fused:
+                    yield args
+                    continue
+                try:
+                    yield mapped._fn(env, args)
+                except errors.OpError:
+                    yield self._stacked([mapped._fn(env, [np.asarray(r, dtype=object)]) for r in args[0]])
+            return
+        if not fused:
             for items in self._batches(env):
                 yield self._stacked(items)
             return
         # map(parse_single_example).batch(n) runs as one parse_example per batch; a failing batch is redone
         # record by record so that the error is the one TensorFlow raises for that record.
-        source = mapped._input
         for items in self._batches(env, source):
             args = [_stack(items, c, dt) for c, dt in enumerate(source._flat_types)]
             try:

@@ -45,6 +45,13 @@ class TFRecordDataset(_FileDataset):
         from edgelite.io.tf_record import tf_record_iterator
         return tf_record_iterator(path, self._compression or None)
 
+    def _chunks(self, env: Env) -> Iterator[list]:
+        """The records of all files as lists of bytes (one per buffer read), for batching without a step per
+        record."""
+        from edgelite.io.tf_record import open_stream, record_chunks
+        for name in np.asarray(env.value(self._filenames), dtype=object).reshape(-1):
+            yield from record_chunks(open_stream(_text(name), self._compression or None))
+
 
 class TextLineDataset(_FileDataset):
     """A Dataset comprising the lines (newline stripped) of one or more text files."""

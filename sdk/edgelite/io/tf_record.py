@@ -9,16 +9,15 @@ from __future__ import annotations
 import re
 import struct
 import zlib
-from typing import Any, BinaryIO, Iterator, Optional, Union
+from typing import Any, BinaryIO, Iterator, List, Optional, Union
 
 from edgelite._codec.crc import masked_crc32c
 from edgelite.framework import errors
 from edgelite.summary.record import encode_record
 
 from ._errors import from_os_error
+from .record_framing import FOOTER, HEADER, cut_frames
 
-_HEADER = 12
-_FOOTER = 4
 _READ_CHUNK = 256 * 1024
 
 
@@ -207,55 +206,52 @@ def _inflate_message(e: zlib.error) -> str:
     return f"inflate() failed with error {m.group(1)}: {m.group(2)}" if m else f"inflate() failed: {e}"
 
 
-def _records(stream: Any) -> Iterator[bytes]:
-    """Each record's data; a partial header ends the file, a partial record or a bad checksum is DataLossError.
-
-    The stream is read in large chunks and the records are cut out of the buffer, which keeps the per-record
-    work to two checksums and a slice.
-    """
-    offset = 0
-    buf, pos = b"", 0
-    unpack_header, unpack_crc = struct.Struct("<QI").unpack_from, struct.Struct("<I").unpack_from
-
-    def fill(need: int) -> bool:
-        """Make at least need bytes available from pos; False at the end of the stream."""
-        nonlocal buf, pos
-        parts = [buf[pos:]]
-        have = len(parts[0])
-        while have < need:
-            chunk = stream.read(max(_READ_CHUNK, need - have))
-            if not chunk:
-                break
-            parts.append(chunk)
-            have += len(chunk)
-        buf, pos = b"".join(parts), 0
-        return have >= need
-
+def record_chunks(stream: Any) -> Iterator[List[bytes]]:
+    """The records of a framed stream, a list per buffer read; a partial header ends the file, a partial
+    record or a bad checksum is DataLossError (raised after the good records before it are yielded)."""
+    offset = 0  # file offset of buf[0]
+    buf = b""
+    ended = False
     try:
         while True:
-            if len(buf) - pos < _HEADER and not fill(_HEADER):
+            want = _READ_CHUNK
+            if len(buf) >= HEADER and masked_crc32c(buf[:8]) == struct.unpack_from("<I", buf, 8)[0]:
+                # A frame longer than a chunk is read in one go instead of growing the buffer chunk by chunk.
+                want = max(want, HEADER + struct.unpack_from("<Q", buf)[0] + FOOTER - len(buf))
+            chunk = stream.read(want)
+            if chunk:
+                buf = buf + chunk if buf else chunk
+            else:
+                ended = True
+            cut = cut_frames(buf, ended)
+            if cut.records:
+                yield cut.records
+            if cut.error is not None:
+                kind, at = cut.error
+                at += offset
+                if kind == "length":
+                    hint = " (Is this even a TFRecord file?)" if at == 0 else ""
+                    raise errors.DataLossError(None, None, f"corrupted record at {at}{hint}")
+                if kind == "data":
+                    raise errors.DataLossError(None, None, f"corrupted record at {at}")
+                raise errors.DataLossError(None, None, f"truncated record at {at}' failed with {stream.short_read}")
+            if ended:
                 return
-            length, length_crc = unpack_header(buf, pos)
-            if masked_crc32c(buf[pos:pos + 8]) != length_crc:
-                hint = " (Is this even a TFRecord file?)" if offset == 0 else ""
-                raise errors.DataLossError(None, None, f"corrupted record at {offset}{hint}")
-            size = _HEADER + length + _FOOTER
-            if len(buf) - pos < size and not fill(size):
-                raise errors.DataLossError(None, None, f"truncated record at {offset}' failed with {stream.short_read}")
-            data = buf[pos + _HEADER:pos + _HEADER + length]
-            if masked_crc32c(data) != unpack_crc(buf, pos + _HEADER + length)[0]:
-                raise errors.DataLossError(None, None, f"corrupted record at {offset + _HEADER}")
-            yield data
-            pos += size
-            offset += size
+            buf = buf[cut.consumed:]
+            offset += cut.consumed
     finally:
         stream.close()
 
 
-def tf_record_iterator(path: str, options: Union[None, str, int, TFRecordOptions] = None) -> Iterator[bytes]:
-    """An iterator that reads the records from a TFRecords file (NotFoundError at once if it is missing)."""
+def open_stream(path: str, options: Union[None, str, int, TFRecordOptions] = None) -> Any:
+    """The decompressed byte stream of a TFRecord file (NotFoundError at once if it is missing)."""
     opts = _as_options(options)
     kind = TFRecordOptions.get_compression_type_string(opts)
     raw = _open(path, "rb")
-    stream: Any = _Plain(raw) if not kind else _Inflating(raw, _wbits(opts, kind))
-    return _records(stream)
+    return _Plain(raw) if not kind else _Inflating(raw, _wbits(opts, kind))
+
+
+def tf_record_iterator(path: str, options: Union[None, str, int, TFRecordOptions] = None) -> Iterator[bytes]:
+    """An iterator that reads the records from a TFRecords file (NotFoundError at once if it is missing)."""
+    chunks = record_chunks(open_stream(path, options))
+    return (record for chunk in chunks for record in chunk)
