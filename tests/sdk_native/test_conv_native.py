@@ -72,6 +72,8 @@ def test_depthwise_and_its_gradients_match_numpy(case):
     ((4, 32, 32, 16), (3, 3, 16, 32), (1, 1), "SAME"),     # ResNet-8 body
     ((4, 16, 16, 32), (3, 3, 32, 64), (2, 2), "SAME"),     # strided stage entry
     ((4, 16, 16, 32), (1, 1, 32, 64), (1, 1), "VALID"),    # pointwise (MobileNet)
+    ((9, 6, 6, 40), (1, 1, 40, 24), (1, 1), "SAME"),       # pointwise, filter-gradient chunks across images
+    ((3, 16, 16, 8), (1, 1, 8, 16), (2, 2), "VALID"),      # strided shortcut
     ((4, 49, 10, 1), (10, 4, 1, 64), (2, 2), "SAME"),      # DS-CNN stem
 ])
 def test_recipe_layers_match_numpy(xs, ws, strides, padding):

@@ -240,18 +240,24 @@ el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_tra
 
 /* Builds rows t0 .. t0 + count - 1 of the transposed im2col matrix of output rows oh0 ..
  * oh0 + nrows - 1 of image b (row t = (i, j, c): the element tap (i, j) meets in channel c for
- * each output pixel) from the padded channel-major input: the path for column strides above 1. */
-static void im2col_t(const el_train_window* g, const float* xt, int hp, int wp, int b, int oh0,
-                     int nrows, int t0, int count, float* cols) {
-  const size_t cnt = (size_t)nrows * (size_t)g->out_w;
+ * each output pixel, 0 in the padding) straight from x: the path for column strides above 1. */
+static void im2col_t(const el_train_window* g, const float* x, int b, int oh0, int nrows, int t0,
+                     int count, float* cols) {
+  const size_t cnt = (size_t)nrows * (size_t)g->out_w, c_in = (size_t)g->in_c;
   for (int t = t0; t < t0 + count; ++t) {
     const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, j = tap % g->k_w;
     float* dst = cols + (size_t)(t - t0) * cnt;
     for (int r = 0; r < nrows; ++r, dst += g->out_w) {
-      const float* src = xt + (((size_t)b * g->in_c + (size_t)c) * hp +
-                               (size_t)((oh0 + r) * g->stride_h + i * g->dil_h)) * wp +
-                         (size_t)(j * g->dil_w);
-      for (int ow = 0; ow < g->out_w; ++ow) dst[ow] = src[(size_t)ow * g->stride_w];
+      const int ih = (oh0 + r) * g->stride_h + i * g->dil_h - g->pad_top;
+      if (ih < 0 || ih >= g->in_h) {
+        memset(dst, 0, (size_t)g->out_w * sizeof(float));
+        continue;
+      }
+      const float* src = x + ((size_t)b * g->in_h + (size_t)ih) * (size_t)g->in_w * c_in + (size_t)c;
+      for (int ow = 0; ow < g->out_w; ++ow) {
+        const int iw = ow * g->stride_w + j * g->dil_w - g->pad_left;
+        dst[ow] = (iw >= 0 && iw < g->in_w) ? src[(size_t)iw * c_in] : 0.0f;
+      }
     }
   }
 }
@@ -277,7 +283,8 @@ static void transpose_padded(const el_train_window* g, const float* x, int hp, i
 typedef struct filter_job {
   const el_train_kernels* k;
   const el_train_window* g;
-  const float* xt; /* transpose_padded(x) */
+  const float* x;
+  const float* xt; /* transpose_padded(x), for unit column strides */
   int hp, wp;
   const float* packed; /* dy, chunk after chunk, each packed as the GEMM's weights */
   int chunk_rows;
@@ -334,11 +341,33 @@ static void filter_block(void* arg, int task, int thread) {
       if (cols == NULL) {
         filter_grad_rows(j, b, oh0, nrows, packed, t0, count, part);
       } else {
-        im2col_t(g, j->xt, j->hp, j->wp, b, oh0, nrows, t0, count, cols);
+        im2col_t(g, j->x, b, oh0, nrows, t0, count, cols);
         el_train_matmul(j->k->fk, count, j->n, cnt, cols, cnt, packed, part, j->n);
       }
       for (size_t i = 0; i < (size_t)count * j->n; ++i) dw[i] += part[i];
     }
+  }
+}
+
+/* A 1x1 stride-1 window: x is the [pixels][in_c] im2col matrix itself, taken in chunks of
+ * FILTER_CHUNK pixels across image boundaries (small images would make short chunks). */
+static void filter_block_flat(void* arg, int task, int thread) {
+  const filter_job* j = arg;
+  const int t0 = task * j->block_rows, c_in = j->g->in_c;
+  const int count = j->kdim - t0 < j->block_rows ? j->kdim - t0 : j->block_rows;
+  const size_t pixels = el_train_pixels(j->g), chunk_floats = el_train_packed_floats(FILTER_CHUNK, j->n);
+  float* part = j->part + (size_t)thread * j->block_rows * j->n;
+  float* cols = j->cols + (size_t)thread * j->block_rows * FILTER_CHUNK;
+  float* dw = j->dw + (size_t)t0 * j->n;
+  const float* packed = j->packed;
+  for (size_t p0 = 0; p0 < pixels; p0 += FILTER_CHUNK, packed += chunk_floats) {
+    const int cnt = pixels - p0 < FILTER_CHUNK ? (int)(pixels - p0) : FILTER_CHUNK;
+    for (int r = 0; r < cnt; ++r) {
+      const float* xr = j->x + (p0 + (size_t)r) * (size_t)c_in + t0;
+      for (int t = 0; t < count; ++t) cols[(size_t)t * cnt + (size_t)r] = xr[t];
+    }
+    el_train_matmul(j->k->fk, count, j->n, cnt, cols, cnt, packed, part, j->n);
+    for (size_t i = 0; i < (size_t)count * j->n; ++i) dw[i] += part[i];
   }
 }
 
@@ -361,31 +390,43 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
   /* Whole output rows per chunk, about FILTER_CHUNK pixels: the chunking depends on the shapes
    * only, and so does the order of the sums. */
   j.chunk_rows = (g->out_w >= FILTER_CHUNK || g->out_w == 0) ? 1 : FILTER_CHUNK / g->out_w;
-  const size_t max_cnt = (size_t)j.chunk_rows * (size_t)g->out_w;
+  const bool flat = pointwise(g), direct = g->stride_w == 1 && !flat;
+  const size_t pixels = el_train_pixels(g);
+  const size_t max_cnt = flat ? FILTER_CHUNK : (size_t)j.chunk_rows * (size_t)g->out_w;
   const size_t chunk_floats = el_train_packed_floats((int)max_cnt, j.n);
-  const size_t chunks = (size_t)g->batch * (size_t)((g->out_h + j.chunk_rows - 1) / j.chunk_rows);
+  const size_t chunks = flat ? (pixels + FILTER_CHUNK - 1) / FILTER_CHUNK
+                             : (size_t)g->batch * (size_t)((g->out_h + j.chunk_rows - 1) / j.chunk_rows);
   const size_t threads = (size_t)k->threads, block = (size_t)j.block_rows;
-  float* xt = malloc((size_t)g->batch * g->in_c * (size_t)j.hp * (size_t)j.wp * sizeof(float));
+  float* xt = direct ? malloc((size_t)g->batch * g->in_c * (size_t)j.hp * (size_t)j.wp * sizeof(float))
+                     : NULL;
   float* packed = malloc((chunks ? chunks : 1) * chunk_floats * sizeof(float));
   j.part = malloc(threads * block * (size_t)j.n * sizeof(float));
-  if (g->stride_w != 1) j.cols = malloc(threads * block * max_cnt * sizeof(float));
-  if (xt == NULL || packed == NULL || j.part == NULL || (j.cols == NULL && g->stride_w != 1)) {
+  if (!direct) j.cols = malloc(threads * block * max_cnt * sizeof(float));
+  if ((xt == NULL) == direct || packed == NULL || j.part == NULL || (j.cols == NULL) == !direct) {
     st = EL_NO_MEMORY;
     goto done;
   }
-  transpose_padded(g, x, j.hp, j.wp, xt);
+  if (direct) transpose_padded(g, x, j.hp, j.wp, xt);
   float* dst = packed;
-  for (int b = 0; b < g->batch; ++b) {
+  for (size_t p0 = 0; flat && p0 < pixels; p0 += FILTER_CHUNK, dst += chunk_floats) {
+    const int cnt = pixels - p0 < FILTER_CHUNK ? (int)(pixels - p0) : FILTER_CHUNK;
+    el_train_pack_rows(dy + p0 * (size_t)j.n, j.n, cnt, j.n, dst);
+  }
+  for (int b = 0; !flat && b < g->batch; ++b) {
     for (int oh0 = 0; oh0 < g->out_h; oh0 += j.chunk_rows, dst += chunk_floats) {
       const int nrows = g->out_h - oh0 < j.chunk_rows ? g->out_h - oh0 : j.chunk_rows;
       const size_t p0 = ((size_t)b * g->out_h + (size_t)oh0) * g->out_w;
       el_train_pack_rows(dy + p0 * (size_t)j.n, j.n, nrows * g->out_w, j.n, dst);
     }
   }
+  j.x = x;
   j.xt = xt;
   j.packed = packed;
   memset(dw, 0, (size_t)j.kdim * (size_t)j.n * sizeof(float));
-  if (g->out_w > 0) el_train_parallel(k, (j.kdim + j.block_rows - 1) / j.block_rows, filter_block, &j);
+  if (g->out_w > 0) {
+    el_train_parallel(k, (j.kdim + j.block_rows - 1) / j.block_rows, flat ? filter_block_flat : filter_block,
+                      &j);
+  }
 done:
   free(xt);
   free(packed);

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "train/train_internal.h"
+#if defined(__x86_64__)
+#include "kernels/optimized/simd_x86.h"
+#endif
 
 /* The taps of one output pixel that land inside the input: where they read the input (offset
  * in floats) and which filter tap (i * k_w + j) they are, in (i, j) order. */
@@ -51,14 +54,18 @@ static void pixel_taps(const el_train_window* g, size_t p, taps* t) {
   }
 }
 
+/* The per-image bodies below are inlined into one plain function and, on x86-64, into AVX2 and
+ * AVX-512 ones the compiler vectorizes wider (same operations, so the same bits). */
+#define EL_ALWAYS_INLINE static inline __attribute__((always_inline))
+
 /* y[c] += a[c] * b[c]: the multiplier-1 inner loop, on non-overlapping rows. */
-static inline void mul_acc(int n, const float* restrict a, const float* restrict b,
+EL_ALWAYS_INLINE void mul_acc(int n, const float* restrict a, const float* restrict b,
                            float* restrict y) {
   for (int c = 0; c < n; ++c) y[c] += a[c] * b[c];
 }
 
 /* y[c * M + m] += x[c] * w[c * M + m]. */
-static void spread_acc(int c_in, int mult, const float* restrict x, const float* restrict w,
+EL_ALWAYS_INLINE void spread_acc(int c_in, int mult, const float* restrict x, const float* restrict w,
                        float* restrict y) {
   if (mult == 1) {
     mul_acc(c_in, x, w, y);
@@ -85,7 +92,7 @@ typedef struct dw_job {
   taps* t;        /* one per thread */
 } dw_job;
 
-static void forward_image(void* arg, int task, int thread) {
+EL_ALWAYS_INLINE void forward_body(void* arg, int task, int thread) {
   const dw_job* j = arg;
   const el_train_window* g = j->g;
   taps* t = &j->t[thread];
@@ -100,7 +107,7 @@ static void forward_image(void* arg, int task, int thread) {
   }
 }
 
-static void input_grad_image(void* arg, int task, int thread) {
+EL_ALWAYS_INLINE void input_grad_body(void* arg, int task, int thread) {
   const dw_job* j = arg;
   const el_train_window* g = j->g;
   taps* t = &j->t[thread];
@@ -125,7 +132,7 @@ static void input_grad_image(void* arg, int task, int thread) {
   }
 }
 
-static void filter_grad_image(void* arg, int task, int thread) {
+EL_ALWAYS_INLINE void filter_grad_body(void* arg, int task, int thread) {
   const dw_job* j = arg;
   const el_train_window* g = j->g;
   taps* t = &j->t[thread];
@@ -139,6 +146,30 @@ static void filter_grad_image(void* arg, int task, int thread) {
     }
   }
 }
+
+/* The plain, AVX2 and AVX-512 task functions of one body. */
+#define DW_VARIANTS(name, body)                                                              \
+  static void name(void* arg, int task, int thread) { body(arg, task, thread); }             \
+  DW_X86_VARIANTS(name, body)
+#if defined(__x86_64__)
+#define DW_X86_VARIANTS(name, body)                                                          \
+  EL_TARGET_AVX2 static void name##_avx2(void* arg, int task, int thread) {                  \
+    body(arg, task, thread);                                                                 \
+  }                                                                                          \
+  EL_TARGET_AVX512 static void name##_avx512(void* arg, int task, int thread) {              \
+    body(arg, task, thread);                                                                 \
+  }
+#define DW_PICK(k, name) \
+  (el_isa_at_least((k)->isa, EL_ISA_AVX512) ? name##_avx512 \
+   : el_isa_at_least((k)->isa, EL_ISA_AVX2) ? name##_avx2 : name)
+#else
+#define DW_X86_VARIANTS(name, body)
+#define DW_PICK(k, name) (name)
+#endif
+
+DW_VARIANTS(forward_image, forward_body)
+DW_VARIANTS(input_grad_image, input_grad_body)
+DW_VARIANTS(filter_grad_image, filter_grad_body)
 
 /* Runs fn over the images with one taps list per thread. */
 static el_status run_images(const el_train_kernels* k, dw_job* j, el_task_fn fn) {
@@ -158,7 +189,7 @@ el_status el_train_depthwise_conv2d(const el_train_kernels* k, const el_train_wi
   el_status st = check(k, g, x, w, y);
   if (st != EL_OK) return st;
   dw_job j = {g, x, w, y, NULL};
-  return run_images(k, &j, forward_image);
+  return run_images(k, &j, DW_PICK(k, forward_image));
 }
 
 el_status el_train_depthwise_backprop_input(const el_train_kernels* k, const el_train_window* g,
@@ -167,7 +198,7 @@ el_status el_train_depthwise_backprop_input(const el_train_kernels* k, const el_
   if (st != EL_OK) return st;
   memset(dx, 0, el_train_in_size(g) * sizeof(float));
   dw_job j = {g, dy, w, dx, NULL};
-  return run_images(k, &j, input_grad_image);
+  return run_images(k, &j, DW_PICK(k, input_grad_image));
 }
 
 el_status el_train_depthwise_backprop_filter(const el_train_kernels* k, const el_train_window* g,
@@ -180,7 +211,7 @@ el_status el_train_depthwise_backprop_filter(const el_train_kernels* k, const el
   float* parts = malloc((size_t)g->batch * size * sizeof(float));
   if (parts == NULL) return EL_NO_MEMORY;
   dw_job j = {g, x, dy, parts, NULL};
-  st = run_images(k, &j, filter_grad_image);
+  st = run_images(k, &j, DW_PICK(k, filter_grad_image));
   if (st == EL_OK) {
     memset(dw, 0, size * sizeof(float));
     for (int b = 0; b < g->batch; ++b) {
