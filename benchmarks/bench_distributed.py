@@ -14,53 +14,43 @@ import time
 from pathlib import Path
 
 import ray
+from threadpoolctl import threadpool_limits
 
 from edgelite.distribute.job import run
-from edgelite.distribute.recipe_training import RecipeRun, make_recipe, replica_main
-from edgelite.models.training import train
+from edgelite.distribute.recipe_training import RecipeRun, make_recipe, replica_main, shard_indices
 
 CASES = [("digits_cnn", {}), ("resnet8", {"input_size": 16})]
 
 
-class _StepClock:
-    """Times global steps as the driver sees them commit (polled every few milliseconds)."""
-
-    def __init__(self, warmup: int) -> None:
-        self.warmup = warmup
-        self.first = None
-        self.last = None
-
-    def __call__(self, job) -> None:
-        step = job.stats()["step"]
-        now = time.perf_counter()
-        if self.first is None and step >= self.warmup:
-            self.first = (step, now)
-        if self.first is not None:
-            self.last = (step, now)
-
-    def rate(self) -> float:
-        return (self.last[0] - self.first[0]) / (self.last[1] - self.first[1])
+def _rate(times: list, warmup: int) -> float:
+    """Steps per second between the commit of step `warmup` and the last commit."""
+    return (len(times) - 1 - warmup) / (times[-1] - times[warmup])
 
 
-def one_process(name: str, params: dict, batch: int, steps: int, workdir: Path) -> float:
-    """Steps/s of the single-process trainer (epochs long enough to cover `steps`)."""
-    spec = RecipeRun(name, params, str(workdir), 1, 1, batch_size=batch)
-    recipe = make_recipe(spec)
-    per_epoch = -(-len(recipe.data(0).x_train) // batch)
-    epochs = max(2, -(-steps // per_epoch))
-    result = train(recipe, workdir, epochs=epochs, progress=False, log=lambda line: None)
-    # The first epoch includes graph building and warm-up; time the later ones.
-    later = result.history[1:]
-    return sum(per_epoch for _ in later) / sum(r["seconds"] for r in later)
+def one_process(name: str, params: dict, batch: int, steps: int, warmup: int) -> float:
+    """Steps/s of the recipe's training op run in a plain loop (no Ray), after `warmup` steps."""
+    import edgelite as tf
+    recipe = make_recipe(RecipeRun(name, params, "", 1, 1, batch_size=batch))
+    data = recipe.data(0)
+    g = recipe.build_training(0)
+    times = []
+    # One BLAS thread, as the Ray workers and the one-process trainer use.
+    with threadpool_limits(1), tf.Session(graph=g.graph) as sess:
+        sess.run(g.init)
+        for step in range(steps):
+            idx = shard_indices(len(data.x_train), batch, 0, step, 0, 1)
+            sess.run(g.train_op, {g.x: data.x_train[idx], g.labels: data.y_train[idx], g.is_training: True})
+            times.append(time.time())
+    return _rate(times, warmup)
 
 
-def ray_workers(name: str, params: dict, per_worker: int, workers: int, steps: int, workdir: Path) -> float:
-    """Steps/s of `workers` Ray replicas, each taking `per_worker` examples per step, after a warm-up."""
+def ray_workers(name: str, params: dict, per_worker: int, workers: int, steps: int, warmup: int,
+                workdir: Path) -> float:
+    """Steps/s of `workers` Ray replicas, each taking `per_worker` examples per step, after `warmup` steps."""
     spec = RecipeRun(name, params, str(workdir), workers, epochs=1000, batch_size=per_worker * workers,
                      max_steps=steps, save_checkpoint_steps=10 ** 6)
-    clock = _StepClock(warmup=min(10, steps // 4))
-    run(functools.partial(replica_main, spec=spec), workers, on_poll=clock, poll_secs=0.005)
-    return clock.rate()
+    job = run(functools.partial(replica_main, spec=spec), workers)
+    return _rate(job.stats["commit_times"], warmup)
 
 
 def main() -> None:
@@ -74,9 +64,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for name, params in CASES:
                 b = args.per_worker_batch
-                single = one_process(name, params, b, args.steps, Path(tmp) / f"{name}-single")
-                w1 = ray_workers(name, params, b, 1, args.steps, Path(tmp) / f"{name}-w1")
-                w2 = ray_workers(name, params, b, 2, args.steps, Path(tmp) / f"{name}-w2")
+                warmup = min(10, args.steps // 4)
+                single = one_process(name, params, b, args.steps, warmup)
+                w1 = ray_workers(name, params, b, 1, args.steps, warmup, Path(tmp) / f"{name}-w1")
+                w2 = ray_workers(name, params, b, 2, args.steps, warmup, Path(tmp) / f"{name}-w2")
                 rows.append({"case": f"{name} {params or ''}".strip(), "per_worker_batch": b,
                              "one_process_steps_s": single, "ray_1_worker_steps_s": w1,
                              "ray_2_workers_steps_s": w2, "weak_scaling_efficiency": w2 / w1})

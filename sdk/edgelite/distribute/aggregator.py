@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -55,6 +56,7 @@ class Aggregator:
         self._start_step = 0
         self._state: Optional[Tuple[int, int, Dict[str, np.ndarray]]] = None
         self._ledger: List[int] = []
+        self._commit_times: List[float] = []
         self._dropped = 0
         self._aborts = 0
 
@@ -70,10 +72,11 @@ class Aggregator:
             return self._generation
 
     def stats(self) -> Dict[str, Any]:
-        """Global step, committed-step ledger, dropped stale gradients and aborts so far."""
+        """Global step, committed-step ledger (with each commit's wall-clock time), dropped stale gradients and
+        aborts so far."""
         with self._cond:
-            return {"step": self._step, "ledger": list(self._ledger), "dropped": self._dropped,
-                    "aborts": self._aborts, "generation": self._generation}
+            return {"step": self._step, "ledger": list(self._ledger), "commit_times": list(self._commit_times),
+                    "dropped": self._dropped, "aborts": self._aborts, "generation": self._generation}
 
     # ---- replica side ---------------------------------------------------------------------------------
     def publish_state(self, step: int, values: Dict[str, np.ndarray]) -> int:
@@ -87,7 +90,9 @@ class Aggregator:
             self._pending = _Step()
             self._done.clear()
             self._served.clear()
-            self._ledger = [s for s in self._ledger if s < step]
+            kept = [i for i, s in enumerate(self._ledger) if s < step]
+            self._ledger = [self._ledger[i] for i in kept]
+            self._commit_times = [self._commit_times[i] for i in kept]
             self._cond.notify_all()
             return self._generation
 
@@ -134,6 +139,7 @@ class Aggregator:
         self._done.pop(self._step - _KEPT_STEPS, None)
         self._served.pop(self._step - _KEPT_STEPS, None)
         self._ledger.append(self._step)
+        self._commit_times.append(time.time())
         self._step += 1
         self._pending = _Step()
         self._cond.notify_all()

@@ -90,9 +90,10 @@ def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = Non
     started = init_cluster(num_workers, address)
     actor_cls = ray.remote(_Worker).options(num_cpus=cpus_per_worker)
     spare_cls = ray.remote(_Worker).options(num_cpus=0)
-    job = Job(num_workers, ray.remote(Aggregator).options(num_cpus=0, max_concurrency=2 * num_workers + 4)
-              .remote(num_workers), job_name)
+    job = Job(num_workers, None, job_name)
     try:
+        job.aggregator = ray.remote(Aggregator).options(num_cpus=0, max_concurrency=2 * num_workers + 4).remote(
+            num_workers)
         job.workers = [actor_cls.remote() for _ in range(num_workers)]
         job.pids = ray.get([w.pid.remote() for w in job.workers])
         job.spares = [spare_cls.remote() for _ in range(spares)]
@@ -114,7 +115,8 @@ def run(fn: Callable[[int], Any], num_workers: int, address: Optional[str] = Non
         return JobResult([results[i] for i in range(num_workers)], job.restarts, job.stats())
     finally:
         for actor in job.workers + job.spares + [job.aggregator]:
-            ray.kill(actor)
+            if actor is not None:
+                ray.kill(actor)
         if started:
             ray.shutdown()
 

@@ -5,6 +5,9 @@ of one replica, with its own `sync_rep_local_step`; all replicas share the per-v
 and the token queue. The run that brings the accumulators to `replicas_to_aggregate` gradients also does the
 chief's work: takes the averages, applies them with the wrapped optimizer (which increments the global step)
 and queues `max(total_num_replicas, replicas_to_aggregate)` tokens holding the new global step.
+
+Inside an edgelite.distribute Ray replica (one replica per process), apply_gradients builds instead the op
+that averages the gradients across processes through the parameter-holder actor (edgelite/distribute/sync_step.py).
 """
 from __future__ import annotations
 
