@@ -36,3 +36,20 @@ def test_between_graph_script_runs_on_two_replicas(ray_cluster, tmp_path):
     # The chief checkpointed the last step.
     import edgelite as tf
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith(f"model.ckpt-{script.STEPS}")
+
+
+@pytest.mark.parametrize("replicas_to_aggregate, total_num_replicas, runs_per_step, dropped", [
+    (1, 2, 1, script.STEPS),  # a backup replica: each step takes the first gradient, the other one is stale
+    (4, 2, 2, 0),             # fewer replicas than gradients: each replica computes two batches per step
+])
+def test_replicas_to_aggregate_and_total_num_replicas(ray_cluster, replicas_to_aggregate, total_num_replicas,
+                                                      runs_per_step, dropped):
+    job = run_cluster(functools.partial(script.main, replicas_to_aggregate=replicas_to_aggregate,
+                                        total_num_replicas=total_num_replicas), script.CLUSTER)
+    chief, other = job.results
+    assert job.stats["ledger"] == list(range(script.STEPS))
+    assert job.stats["dropped"] == dropped
+    assert len(chief["losses"]) == len(other["losses"]) == runs_per_step * script.STEPS
+    for name, value in chief["weights"].items():
+        np.testing.assert_array_equal(value, other["weights"][name])
+    assert chief["losses"][-1] < chief["losses"][0]

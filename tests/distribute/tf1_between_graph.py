@@ -23,7 +23,7 @@ def build_model(x, y):
     return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
 
 
-def main(job_name, task_index, checkpoint_dir=None):
+def main(job_name, task_index, checkpoint_dir=None, replicas_to_aggregate=None, total_num_replicas=None):
     cluster = tf.train.ClusterSpec(CLUSTER)
     server = tf.train.Server(cluster, job_name=job_name, task_index=task_index)
     if job_name == "ps":
@@ -41,7 +41,8 @@ def main(job_name, task_index, checkpoint_dir=None):
             loss = build_model(x, y)
             global_step = tf.train.get_or_create_global_step()
             opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.5),
-                                                 replicas_to_aggregate=num_workers, total_num_replicas=num_workers)
+                                                 replicas_to_aggregate=replicas_to_aggregate or num_workers,
+                                                 total_num_replicas=total_num_replicas or num_workers)
             train_op = opt.minimize(loss, global_step=global_step)
         final = tf.train.FinalOpsHook({v.op.name: v for v in tf.trainable_variables()})
         hooks = [opt.make_session_run_hook(is_chief), tf.train.StopAtStepHook(last_step=STEPS), final]
