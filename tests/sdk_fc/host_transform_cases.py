@@ -45,3 +45,9 @@ def model_columns(fc) -> list:
             fc.indicator_column(item), fc.embedding_column(tag, 4, combiner="mean"),
             fc.numeric_column("age", normalizer_fn=lambda x: (x - 30.0) / 10.0),
             fc.bucketized_column(fc.numeric_column("age"), [20.0, 40.0, 60.0])]
+
+
+def linear_columns(fc) -> list:
+    """A linear_model's columns: the categorical ones themselves, a bucketized (looked up by bucket id) and a
+    numeric column."""
+    return categorical(fc) + [fc.numeric_column("age"), fc.bucketized_column(fc.numeric_column("age"), [20.0, 50.0])]

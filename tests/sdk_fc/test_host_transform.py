@@ -40,45 +40,74 @@ def test_widths_pad_ids_and_refuse_overflow(vocab_path) -> None:
         ht.transform(cases.RAW, widths={"city_ids": 1})
 
 
-@pytest.fixture(scope="module")
-def trained(vocab_path, tmp_path_factory):
-    """The SDK's output for the raw features and a checkpoint of the model's variables."""
-    ckpt = str(tmp_path_factory.mktemp("ckpt") / "model")
-    with tf.Graph().as_default(), tf.Session() as sess:
-        tf.set_random_seed(7)
-        feats = {k: tf.constant(v) for k, v in cases.RAW.items()}
-        net = tf.feature_column.input_layer(feats, cases.model_columns(_fc(vocab_path)))
-        out = tf.layers.dense(net, 3, name="head")
-        sess.run(tf.global_variables_initializer())
-        want = sess.run(out)
-        tf.train.Saver().save(sess, ckpt)
-    return want, ckpt
-
-
-def test_converted_model_fed_by_host_equals_session(vocab_path, trained) -> None:
-    want, ckpt = trained
-    ht = tf.feature_column.HostTransform(cases.model_columns(_fc(vocab_path)))
-    host = ht.transform(cases.RAW)
-    with tf.Graph().as_default(), tf.Session() as sess:
-        inputs = ht.placeholders(host)
-        out = tf.layers.dense(ht.input_layer(inputs), 3, name="head")
-        tf.train.Saver().restore(sess, ckpt)  # the same variable names as input_layer's
-        np.testing.assert_allclose(sess.run(out, {inputs[k]: v for k, v in host.items()}), want, rtol=1e-6,
-                                   atol=1e-6)
-        names = sorted(inputs)
-        model = lite.TFLiteConverter.from_session(sess, [inputs[k] for k in names], [out]).convert()
-    m = schema_reader.read_model(model)
-    assert {"GATHER", "ONE_HOT", "BUCKETIZE"} <= {schema.OPERATOR_NAMES[schema_reader.builtin_code(c)]
-                                                  for c in m["operator_codes"]}
-    interp = Interpreter(model_content=model)
+def _converted_output(model: bytes, host: dict, interpreter_cls=Interpreter) -> np.ndarray:
+    interp = interpreter_cls(model_content=model)
     interp.allocate_tensors()
     for d in interp.get_input_details():
         interp.set_tensor(d["index"], host[d["name"]])
     interp.invoke()
-    np.testing.assert_allclose(interp.get_tensor(interp.get_output_details()[0]["index"]), want, rtol=1e-5,
-                               atol=1e-6)
+    return interp.get_tensor(interp.get_output_details()[0]["index"])
 
 
-def test_refuses_columns_it_cannot_split(vocab_path) -> None:
-    with pytest.raises(ValueError, match="HostTransform takes numeric, bucketized, indicator"):
-        tf.feature_column.HostTransform([cases.categorical(_fc(vocab_path))[0]])
+def _ops(model: bytes) -> set:
+    m = schema_reader.read_model(model)
+    return {schema.OPERATOR_NAMES[schema_reader.builtin_code(c)] for c in m["operator_codes"]}
+
+
+def _split_and_convert(ht, build_head, ckpt: str) -> tuple:
+    """The host arrays, the export graph's session output for them, and its .tflite (variables from ckpt)."""
+    host = ht.transform(cases.RAW)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        inputs = ht.placeholders(host)
+        out = build_head(inputs)
+        tf.train.Saver().restore(sess, ckpt)  # the variable names are the training graph's
+        sdk = sess.run(out, {inputs[k]: v for k, v in host.items()})
+        names = sorted(inputs)
+        model = lite.TFLiteConverter.from_session(sess, [inputs[k] for k in names], [out]).convert()
+    return host, sdk, model
+
+
+def _trained(build, ckpt: str) -> np.ndarray:
+    """build(features) on the raw features with random variable values, saved to ckpt; its session output."""
+    rng = np.random.default_rng(7)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        out = build({k: tf.constant(v) for k, v in cases.RAW.items()})
+        sess.run(tf.global_variables_initializer())
+        for v in tf.global_variables():
+            v.load(rng.uniform(-1, 1, v.shape.as_list()).astype(np.float32), sess)
+        want = sess.run(out)
+        tf.train.Saver().save(sess, ckpt)
+    return want
+
+
+def test_input_layer_model_fed_by_host_equals_session(vocab_path, tmp_path) -> None:
+    columns = cases.model_columns(_fc(vocab_path))
+    ckpt = str(tmp_path / "model")
+    want = _trained(lambda f: tf.layers.dense(tf.feature_column.input_layer(f, columns), 3, name="head"), ckpt)
+    ht = tf.feature_column.HostTransform(columns)
+    host, sdk, model = _split_and_convert(
+        ht, lambda inputs: tf.layers.dense(ht.input_layer(inputs), 3, name="head"), ckpt)
+    np.testing.assert_allclose(sdk, want, rtol=1e-6, atol=1e-6)
+    assert {"GATHER", "ONE_HOT", "BUCKETIZE"} <= _ops(model)
+    np.testing.assert_allclose(_converted_output(model, host), want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("combiner", ["sum", "mean", "sqrtn"])
+def test_linear_model_fed_by_host_equals_session(combiner, vocab_path, tmp_path) -> None:
+    columns = cases.linear_columns(_fc(vocab_path))
+    ckpt = str(tmp_path / "model")
+    want = _trained(lambda f: tf.feature_column.linear_model(f, columns, units=2, sparse_combiner=combiner), ckpt)
+    ht = tf.feature_column.HostTransform(columns)
+    host, sdk, model = _split_and_convert(
+        ht, lambda inputs: ht.linear_model(inputs, units=2, sparse_combiner=combiner), ckpt)
+    np.testing.assert_allclose(sdk, want, rtol=1e-6, atol=1e-6)
+    assert {"GATHER", "BUCKETIZE", "ADD_N"} <= _ops(model)
+    np.testing.assert_allclose(_converted_output(model, host), want, rtol=1e-5, atol=1e-6)
+    litert = pytest.importorskip("ai_edge_litert.interpreter", reason="LiteRT is an optional cross-check")
+    np.testing.assert_allclose(_converted_output(model, host, litert.Interpreter), want, rtol=1e-5, atol=1e-6)
+
+
+def test_input_layer_refuses_categorical_columns(vocab_path) -> None:
+    ht = tf.feature_column.HostTransform(cases.categorical(_fc(vocab_path))[:1])
+    with pytest.raises(ValueError, match="Items of feature_columns must be a _DenseColumn"):
+        ht.input_layer(ht.placeholders(ht.transform(cases.RAW)))

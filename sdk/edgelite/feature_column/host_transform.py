@@ -4,9 +4,10 @@ TFLite has no builtins for string hashing, vocabulary lookups, crosses or the sp
 embedding columns. HostTransform computes each categorical column's ids on the host, exactly as input_layer
 does (same kernels: Fingerprint64 buckets, FingerprintCat64 crosses, vocabulary positions and OOV buckets), and
 hands them over as dense [batch, width] int64 arrays padded with -1 (plus float32 weights for weighted columns).
-Its input_layer builds, from those arrays, the dense tensor feature_column.input_layer gives, with the same
-variable names (so a training checkpoint restores) and only ops the converter turns into TFLite builtins
-(GATHER, ONE_HOT, sums and products; numeric and bucketized columns as before).
+Its input_layer and linear_model build, from those arrays, what feature_column.input_layer / linear_model give,
+through the same layer code (layers.dense_layer / linear_layer: the same variable names, so a training checkpoint
+restores) with only ops the converter turns into TFLite builtins (GATHER, ONE_HOT, sums and products; numeric
+and bucketized columns as before).
 """
 from __future__ import annotations
 
@@ -18,28 +19,29 @@ from edgelite.client.session import Session
 from edgelite.framework import dtypes, ops
 from edgelite.framework.sparse_tensor import SparseTensor
 from edgelite.ops import array_ops, math_ops, variable_scope
-from edgelite.feature_column.categorical_columns import WeightedCategoricalColumn
+from edgelite.feature_column.categorical_columns import CategoricalColumn
 from edgelite.feature_column.dense_columns import (
     BucketizedColumn, ColumnState, EmbeddingColumn, IndicatorColumn, NumericColumn, SharedEmbeddingColumn,
 )
 from edgelite.feature_column.feature_inputs import FeatureCache
-from edgelite.feature_column.layers import _flat, _normalize, _width, _with_global
+from edgelite.feature_column.layers import (
+    _normalize, _with_global, dense_columns_only, dense_layer, linear_columns, linear_layer,
+)
 
 _TINY = np.float32(1e-30)  # divides empty rows' zero sums by something other than zero
 
 
 def _categorical(column: Any) -> Optional[Any]:
-    """The categorical column an indicator/embedding column reads, None for numeric and bucketized columns."""
+    """The categorical column whose ids the host computes for column (an indicator/embedding column's, or a
+    linear_model categorical column itself); None for numeric and bucketized columns, which the model computes."""
     if isinstance(column, (IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)):
         return column.categorical_column
     if isinstance(column, (NumericColumn, BucketizedColumn)):
         return None
-    raise ValueError(f"HostTransform takes numeric, bucketized, indicator and (shared) embedding columns. "
-                     f"Given: {column}")
-
-
-def _numeric_key(column: Any) -> str:
-    return (column.source_column if isinstance(column, BucketizedColumn) else column).key
+    if isinstance(column, CategoricalColumn):
+        return column
+    raise ValueError(f"HostTransform takes numeric, bucketized, categorical, indicator and (shared) embedding "
+                     f"columns. Given: {column}")
 
 
 def _densify(value: Any, fill: Any, dtype: Any, width: Optional[int], name: str) -> np.ndarray:
@@ -57,7 +59,8 @@ def _densify(value: Any, fill: Any, dtype: Any, width: Optional[int], name: str)
 
 
 class HostTransform:
-    """input_layer(features, feature_columns) cut in two: transform() on the host, input_layer() in the model.
+    """input_layer / linear_model(features, feature_columns) cut in two: transform() on the host, input_layer()
+    or linear_model() in the model.
 
     transform(raw features) returns, by input name, what the converted model is fed: `<column>_ids` (int64
     [batch, width], -1 = no id) for every categorical column, `<column>_weights` (float32) for weighted ones, and
@@ -106,24 +109,54 @@ class HostTransform:
     def input_layer(self, inputs: Dict[str, Any], weight_collections: Optional[list] = None,
                     trainable: bool = True) -> ops.Tensor:
         """feature_column.input_layer's [batch, n] output computed from transform()'s arrays, in the model."""
+        columns = dense_columns_only(self.columns)
         state = ColumnState(trainable, _with_global(weight_collections), None)
         numeric = FeatureCache({k: inputs[k] for k in self._numeric})
-        outputs = []
-        with variable_scope.variable_scope(None, default_name="input_layer", values=list(inputs.values())):
-            for column in self.columns:
-                with variable_scope.variable_scope(None, default_name=getattr(column, "scope_name", column.name)):
-                    cat = _categorical(column)
-                    if cat is None:
-                        dense = column.get_dense_tensor(numeric, state)
-                    else:
-                        ids = ops.convert_to_tensor(inputs[f"{cat.name}_ids"])
-                        weights = inputs.get(f"{cat.name}_weights")
-                        if isinstance(column, IndicatorColumn):
-                            dense = _multi_hot(ids, weights, cat.num_buckets)
-                        else:
-                            dense = _embedding(column.table(state), ids, weights, column.combiner, column.max_norm)
-                    outputs.append(_flat(dense, _width(column)))
-            return array_ops.concat(outputs, 1)
+        return dense_layer(columns, list(inputs.values()), self._dense_of(inputs, numeric), state)
+
+    def linear_model(self, inputs: Dict[str, Any], units: int = 1, sparse_combiner: str = "sum",
+                     weight_collections: Optional[list] = None, trainable: bool = True) -> ops.Tensor:
+        """feature_column.linear_model's [batch, units] output computed from transform()'s arrays, in the model."""
+        columns = linear_columns(self.columns, sparse_combiner)
+        numeric = FeatureCache({k: inputs[k] for k in self._numeric})
+
+        def categorical_sum(column: Any, weights: Any) -> ops.Tensor:
+            if isinstance(column, BucketizedColumn):
+                ids, id_weights = _bucket_ids(column, numeric), None
+            else:
+                ids, id_weights = self._ids(column, inputs)
+            return _embedding(weights, ids, id_weights, sparse_combiner, None)
+
+        state = ColumnState(trainable, _with_global(weight_collections), None)
+        return linear_layer(columns, list(inputs.values()), self._dense_of(inputs, numeric), categorical_sum, units,
+                            state)
+
+    def _ids(self, column: Any, inputs: Dict[str, Any]) -> tuple:
+        """The model's id input of a categorical column and its weight input (None unless weighted)."""
+        weights = inputs.get(f"{column.name}_weights")
+        return (ops.convert_to_tensor(inputs[f"{column.name}_ids"]),
+                None if weights is None else ops.convert_to_tensor(weights))
+
+    def _dense_of(self, inputs: Dict[str, Any], numeric: FeatureCache) -> Any:
+        """dense_of for the layers: numeric and bucketized columns from the numeric inputs as usual, indicator and
+        embedding columns from the id inputs."""
+        def dense_of(column: Any, state: ColumnState) -> ops.Tensor:
+            cat = _categorical(column)
+            if cat is None:
+                return column.get_dense_tensor(numeric, state)
+            ids, weights = self._ids(cat, inputs)
+            if isinstance(column, IndicatorColumn):
+                return _multi_hot(ids, weights, cat.num_buckets)
+            return _embedding(column.table(state), ids, weights, column.combiner, column.max_norm)
+        return dense_of
+
+
+def _bucket_ids(column: BucketizedColumn, numeric: FeatureCache) -> ops.Tensor:
+    """A bucketized column's ids as linear_model looks them up: element k's bucket + k * (buckets per element)."""
+    per_element = len(column.boundaries) + 1
+    width = column.num_buckets // per_element
+    buckets = array_ops.reshape(math_ops.cast(numeric.get(column), dtypes.int64), [-1, width])
+    return buckets + per_element * math_ops.range(width, dtype=dtypes.int64)
 
 
 def _constant(value: Any) -> Any:

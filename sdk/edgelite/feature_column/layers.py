@@ -3,7 +3,7 @@ with variables under TF's names (input_layer/<column>/embedding_weights, linear_
 linear_model/bias_weights)."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from edgelite.framework import dtypes, ops
 from edgelite.nn.embedding_sparse_ops import safe_embedding_lookup_sparse
@@ -44,18 +44,30 @@ def input_layer(features: Dict[str, Any], feature_columns: Any, weight_collectio
                 trainable: bool = True, cols_to_vars: Optional[dict] = None,
                 cols_to_output_tensors: Optional[dict] = None) -> ops.Tensor:
     """The dense columns' tensors, each flattened to [batch, n], concatenated in column-name order."""
+    columns = dense_columns_only(feature_columns)
+    cache = FeatureCache(features)
+    return dense_layer(columns, list(features.values()), lambda column, state: column.get_dense_tensor(cache, state),
+                       ColumnState(trainable, _with_global(weight_collections), cols_to_vars), cols_to_output_tensors)
+
+
+def dense_columns_only(feature_columns: Any) -> list:
+    """The columns in name order; ValueError with TF's text unless each is dense."""
     columns = _normalize(feature_columns)
     for column in columns:
         if not isinstance(column, DenseColumn):
             raise ValueError("Items of feature_columns must be a _DenseColumn. You can wrap a categorical column "
                              f"with an embedding_column or indicator_column. Given: {column}")
-    cache = FeatureCache(features)
-    state = ColumnState(trainable, _with_global(weight_collections), cols_to_vars)
+    return columns
+
+
+def dense_layer(columns: list, values: list, dense_of: Callable[[Any, ColumnState], ops.Tensor], state: ColumnState,
+                cols_to_output_tensors: Optional[dict] = None) -> ops.Tensor:
+    """input_layer's scopes and concatenation around dense_of(column, state), the column's dense tensor."""
     outputs = []
-    with variable_scope.variable_scope(None, default_name="input_layer", values=list(features.values())):
+    with variable_scope.variable_scope(None, default_name="input_layer", values=values):
         for column in columns:
             with variable_scope.variable_scope(None, default_name=getattr(column, "scope_name", column.name)):
-                output = _flat(column.get_dense_tensor(cache, state), _width(column))
+                output = _flat(dense_of(column, state), _width(column))
                 outputs.append(output)
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = output
@@ -84,6 +96,15 @@ def linear_model(features: Dict[str, Any], feature_columns: Any, units: int = 1,
                  weight_collections: Optional[list] = None, trainable: bool = True,
                  cols_to_vars: Optional[dict] = None) -> ops.Tensor:
     """[batch, units] = bias + sum over columns (dense: x @ weights; categorical: combined weight rows)."""
+    columns = linear_columns(feature_columns, sparse_combiner)
+    cache = FeatureCache(features)
+    return linear_layer(columns, list(features.values()), lambda column, state: column.get_dense_tensor(cache, state),
+                        lambda column, weights: _categorical_sum(column, cache, weights, sparse_combiner), units,
+                        ColumnState(trainable, _with_global(weight_collections), cols_to_vars), cols_to_vars)
+
+
+def linear_columns(feature_columns: Any, sparse_combiner: str) -> list:
+    """The columns in name order; ValueError with TF's texts for a bad combiner or a column of another kind."""
     if sparse_combiner not in ("mean", "sqrtn", "sum"):
         raise ValueError(f"sparse_combiner must be one of 'mean', 'sqrtn' or 'sum'. Given: {sparse_combiner}")
     columns = _normalize(feature_columns)
@@ -91,24 +112,30 @@ def linear_model(features: Dict[str, Any], feature_columns: Any, units: int = 1,
         if not isinstance(column, (DenseColumn, CategoricalColumn)):
             raise ValueError("Items of feature_columns must be either a _DenseColumn or _CategoricalColumn. "
                              f"Given: {column}")
-    cache = FeatureCache(features)
-    state = ColumnState(trainable, _with_global(weight_collections), cols_to_vars)
+    return columns
+
+
+def linear_layer(columns: list, values: list, dense_of: Callable[[Any, ColumnState], ops.Tensor],
+                 categorical_sum: Callable[[Any, Any], ops.Tensor], units: int, state: ColumnState,
+                 cols_to_vars: Optional[dict] = None) -> ops.Tensor:
+    """linear_model's variables, scopes and sums: dense_of(column, state) @ weights for dense columns,
+    categorical_sum(column, weights) ([batch, units]) for categorical ones, plus the bias."""
     zeros = init_ops.Zeros()
     sums: List[ops.Tensor] = []
-    with variable_scope.variable_scope(None, default_name="linear_model", values=list(features.values())):
+    with variable_scope.variable_scope(None, default_name="linear_model", values=values):
         for column in columns:
             with variable_scope.variable_scope(None, default_name=getattr(column, "scope_name", column.name)):
                 if isinstance(column, CategoricalColumn):
                     weights = state.get_variable(column, "weights", [column.num_buckets, units], zeros)
-                    sums.append(_categorical_sum(column, cache, weights, sparse_combiner))
+                    sums.append(categorical_sum(column, weights))
                 else:
                     width = _width(column)
                     weights = state.get_variable(column, "weights", [width, units], zeros)
-                    dense = _flat(column.get_dense_tensor(cache, state), width)
+                    dense = _flat(dense_of(column, state), width)
                     sums.append(math_ops.matmul(dense, weights, name="weighted_sum"))
         total = math_ops.add_n(sums, name="weighted_sum_no_bias")
         bias = variable_scope.get_variable("bias_weights", shape=[units], dtype=dtypes.float32, initializer=zeros,
-                                           trainable=trainable, collections=state.collections)
+                                           trainable=state.trainable, collections=state.collections)
         if cols_to_vars is not None:
             cols_to_vars["bias"] = [bias]
         return bias_add(total, bias, name="weighted_sum")

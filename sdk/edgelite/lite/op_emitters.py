@@ -218,6 +218,12 @@ def _unary(b: Any, op: Any) -> None:
     b.emit(code, [b.value(op.inputs[0])], [b.output(op.outputs[0])], (table, {}) if table else None, op.type)
 
 
+@emitter("AddN")
+def _add_n(b: Any, op: Any) -> None:
+    # TF writes ADD_N (version 1) without an options table
+    b.emit("ADD_N", [b.value(t) for t in op.inputs], [b.output(op.outputs[0])], None, op.type)
+
+
 @emitter("Softmax")
 def _softmax(b: Any, op: Any) -> None:
     b.emit("SOFTMAX", [b.value(op.inputs[0])], [b.output(op.outputs[0])], ("SoftmaxOptions", {"beta": 1.0}), op.type)
