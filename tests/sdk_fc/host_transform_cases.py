@@ -51,3 +51,11 @@ def linear_columns(fc) -> list:
     """A linear_model's columns: the categorical ones themselves, a bucketized (looked up by bucket id) and a
     numeric column."""
     return categorical(fc) + [fc.numeric_column("age"), fc.bucketized_column(fc.numeric_column("age"), [20.0, 50.0])]
+
+
+def shared_columns(fc) -> list:
+    """Shared embeddings over two vocabulary columns of 5 buckets each, beside a numeric column."""
+    color = fc.categorical_column_with_vocabulary_list("color", ["red", "green", "blue"], num_oov_buckets=2)
+    tag = fc.categorical_column_with_vocabulary_list("tag", ["a", "b", "c", "d", "e"])
+    shared = fc.shared_embedding_columns([color, tag], 3, combiner="sqrtn")
+    return shared + [fc.numeric_column("age")]
