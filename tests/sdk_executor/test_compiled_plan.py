@@ -143,3 +143,17 @@ def test_intra_op_threads_bound_blas_during_run_only():
             assert s.run(out)[0, 0] == 4.0
     assert seen == [[1] * len(before)] * 2
     assert blas_threads() == before
+
+
+def test_feed_shape_checks_after_accepted_feeds_and_set_shape():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = x * 2.0
+    with tf.Session() as s:
+        np.testing.assert_array_equal(s.run(y, {x: np.ones((4, 3))}), np.full((4, 3), 2.0))
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(4, 2\) for Tensor 'x:0'"):
+            s.run(y, {x: np.ones((4, 2))})
+        x.set_shape([2, 3])
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(4, 3\) for Tensor 'x:0', which has shape "
+                                             r"'\(2, 3\)'"):
+            s.run(y, {x: np.ones((4, 3))})
+        np.testing.assert_array_equal(s.run(y, {x: np.ones((2, 3))}), np.full((2, 3), 2.0))

@@ -17,6 +17,8 @@ from edgelite.client import placement
 from edgelite.summary.run_metadata import record_step_stats, wants_trace
 
 _live_sessions: "weakref.WeakSet" = weakref.WeakSet()
+# Feeds of ever-changing shapes (sequences of every length) must not grow the accepted-shape memo without bound.
+_MAX_ACCEPTED_FEED_SHAPES = 4096
 
 
 def _is_namedtuple(x: Any) -> bool:
@@ -105,6 +107,7 @@ class BaseSession:
         self._intra_op_threads = placement.intra_op_thread_count(config)
         self._state.intra_op_threads = self._intra_op_threads
         self._plans: dict = {}
+        self._accepted_feed_shapes: dict = {}
         self._default_session_ctx: Any = None
         self._default_graph_ctx: Any = None
         _live_sessions.add(self)
@@ -178,8 +181,7 @@ class BaseSession:
             raise TypeError(f"Cannot interpret feed_dict key as Tensor: {e}") from None
         return t
 
-    @staticmethod
-    def _convert_feed_value(t: ops.Tensor, val: Any) -> np.ndarray:
+    def _convert_feed_value(self, t: ops.Tensor, val: Any) -> np.ndarray:
         dt = t.dtype.base_dtype
         try:
             if dt.as_numpy_dtype is np.object_:
@@ -188,10 +190,18 @@ class BaseSession:
                 arr = np.asarray(val, dtype=dt.as_numpy_dtype)
         except (TypeError, ValueError) as e:
             raise TypeError(f"Cannot feed value {val!r} to Tensor {t.name!r} of dtype {dt.name}: {e}") from None
+        # TensorShape's compatibility check costs more than the rest of a small run: remember the shapes a
+        # tensor accepted (keyed to its static shape object, which set_shape replaces).
+        key = (t, arr.shape)
+        if self._accepted_feed_shapes.get(key) is t.shape:
+            return arr
         if not t.shape.is_compatible_with(arr.shape):
             raise errors.FeedShapeError(
                 None, t.op, f"Cannot feed value of shape {arr.shape!r} for Tensor {t.name!r}, which has shape "
                             f"{_shape_str(t.shape)!r}")
+        if len(self._accepted_feed_shapes) >= _MAX_ACCEPTED_FEED_SHAPES:
+            self._accepted_feed_shapes.clear()
+        self._accepted_feed_shapes[key] = t.shape
         return arr
 
     # ---- run ---------------------------------------------------------------------------------------
