@@ -63,6 +63,12 @@ DECODE_CASES = [
     ("fraction_gray", _dec(acceptable_fraction=0.1), "gray_truncated.jpg"),
     # cut inside the first iMCU row: no row read, which acceptable_fraction=0 accepts (an all-black image)
     ("fraction_50_zero", _dec(acceptable_fraction=0.0), "truncated_50.jpg"),
+    # a crop window counts its own rows: those above the cut kept, the fraction taken of the window. (A window
+    # starting lower in the last iMCU row read, e.g. [10, 0, 20, 30], gets other pixels from TF: libjpeg's skip to
+    # it reads ahead into the cut data; not reproduced.)
+    ("crop_fraction", _crop([2, 3, 20, 30], acceptable_fraction=0.25), "truncated_80.jpg"),
+    ("crop_fraction_at_cut", _crop([14, 0, 5, 5], acceptable_fraction=0.0), "truncated_80.jpg"),
+    ("crop_above_cut", _crop([0, 0, 12, 61]), "truncated_80.jpg"),
 ]
 
 # Exact except these, in levels: images under 8x8 pixels at ratio > 1 go to Pillow (see jpeg_codec).
@@ -84,7 +90,8 @@ PILLOW_LEVELS = {
     "no_fancy": None, "no_fancy_accurate": None, "ratio_2_no_fancy": None, "crop_no_fancy": None,
     "recover_truncated": None, "recover_truncated_fraction": None, "fraction_50_zero": None,
     "fraction_80": None, "fraction_80_no_fancy": None, "fraction_80_ratio_2": None, "fraction_80_gray_out": None,
-    "fraction_93": None, "fraction_444": None, "fraction_gray": None,
+    "fraction_93": None, "fraction_444": None, "fraction_gray": None, "crop_fraction": None,
+    "crop_fraction_at_cut": None, "crop_above_cut": None,
 }
 
 
@@ -114,4 +121,6 @@ RUN_ERRORS = [
     ("bad_dct_method", _dec(dct_method="FAST"), "photo.jpg"),
     ("cmyk_gray_out", _dec(channels=1), "cmyk.jpg"),
     ("crop_outside_ratio_2", _crop([20, 0, 10, 10], ratio=2), "photo.jpg"),
+    ("crop_fraction_too_high", _crop([10, 0, 20, 30], acceptable_fraction=0.5), "truncated_80.jpg"),
+    ("crop_below_cut", _crop([15, 0, 5, 5], acceptable_fraction=0.0), "truncated_80.jpg"),
 ]

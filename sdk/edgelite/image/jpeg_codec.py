@@ -83,9 +83,10 @@ def _rows_before_cut(sj: Any, data: bytes, args: dict, subsampling: str, ratio: 
     return max((first + held // 2) // imcu * imcu - held, 0)
 
 
-def _decode_turbo(sj: Any, data: bytes, channels: int, ratio: int, fancy: bool, fast_dct: bool, recover: bool,
-                  acceptable_fraction: float) -> Optional[np.ndarray]:
-    """TF's pixels through TurboJPEG; None where it cannot promise them (Pillow decides then)."""
+def _decode_turbo(sj: Any, data: bytes, channels: int, ratio: int, fancy: bool, fast_dct: bool,
+                  recover: bool) -> Optional[tuple]:
+    """(TF's pixels through TurboJPEG, the rows libjpeg reads before a cut or None when it reads them all); None
+    where TurboJPEG cannot promise TF's pixels (Pillow decides then)."""
     try:
         height, width, colorspace, subsampling = sj.decode_jpeg_header(data)
     except ValueError:
@@ -112,14 +113,9 @@ def _decode_turbo(sj: Any, data: bytes, channels: int, ratio: int, fancy: bool, 
             raise invalid(FAILED) from None
         if str(e) == _TRUNCATED and not recover:
             kept = _rows_before_cut(sj, data, args, subsampling, ratio, gray_out)
-    if kept is not None:
-        # TF's Uncompress: too few rows read is a failure, else the unread rows are black
-        if kept < min(1.0, acceptable_fraction) * pixels.shape[0]:
-            raise invalid(FAILED)
-        pixels[kept:] = 0
     if cmyk:
         pixels = _cmyk_to_rgb(pixels, _adobe_marker(data))
-    return pixels
+    return pixels, kept
 
 
 def _decode_pillow(data: bytes, channels: int, ratio: int) -> np.ndarray:
@@ -150,18 +146,26 @@ def decode_jpeg(data: bytes, channels: int, ratio: int = 1, fancy_upscaling: boo
     if dct_method not in _DCT_METHODS:
         raise invalid("dct_method must be one of {'', 'INTEGER_FAST', 'INTEGER_ACCURATE'}")
     sj = turbo()
-    arr = None
+    decoded = None
     if sj is not None:
-        arr = _decode_turbo(sj, data, channels, ratio, fancy_upscaling, dct_method != "INTEGER_ACCURATE",
-                            try_recover_truncated, acceptable_fraction)
-    if arr is None:
-        arr = _decode_pillow(data, channels, ratio)
+        decoded = _decode_turbo(sj, data, channels, ratio, fancy_upscaling, dct_method != "INTEGER_ACCURATE",
+                                try_recover_truncated)
+    arr, kept = decoded if decoded is not None else (_decode_pillow(data, channels, ratio), None)
     arr = arr[..., None] if arr.ndim == 2 else arr
+    top = 0
     if crop is not None:
-        y, x, ch, cw = (int(v) for v in crop)
-        if y < 0 or x < 0 or ch <= 0 or cw <= 0 or y + ch > arr.shape[0] or x + cw > arr.shape[1]:
+        top, x, ch, cw = (int(v) for v in crop)
+        if top < 0 or x < 0 or ch <= 0 or cw <= 0 or top + ch > arr.shape[0] or x + cw > arr.shape[1]:
             raise invalid(FAILED)
-        arr = arr[y:y + ch, x:x + cw]
+        arr = arr[top:top + ch, x:x + cw]
+    if kept is not None:
+        # TF's Uncompress: libjpeg cannot skip through missing data to a window below the cut; too few rows read
+        # (of the window) is a failure; else the unread rows are black
+        rows = min(kept - top, arr.shape[0])
+        if rows < 0 or rows < min(1.0, acceptable_fraction) * arr.shape[0]:
+            raise invalid(FAILED)
+        arr = arr.copy()
+        arr[rows:] = 0
     return np.ascontiguousarray(arr)
 
 
