@@ -142,9 +142,11 @@ def _session_digest(g: Any, session: Any) -> str:
     return h.hexdigest()
 
 
-def train_recipe(spec: RecipeRun, address: Optional[str] = None, on_poll: Any = None) -> JobResult:
+def train_recipe(spec: RecipeRun, address: Optional[str] = None, on_poll: Any = None,
+                 poll_secs: float = 0.05) -> JobResult:
     """Train `spec` on `spec.num_workers` Ray replicas; returns each replica's result (the chief's first)."""
-    return run(functools.partial(replica_main, spec=spec), spec.num_workers, address=address, on_poll=on_poll)
+    return run(functools.partial(replica_main, spec=spec), spec.num_workers, address=address, on_poll=on_poll,
+               poll_secs=poll_secs)
 
 
 __all__ = ["RecipeRun", "make_recipe", "replica_main", "shard_indices", "train_recipe"]
