@@ -125,7 +125,7 @@ print(native_lib.handle().threads, hashlib.sha256(b"".join(o.tobytes() for o in 
 
 def test_same_bits_on_any_thread_count():
     root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=f"{root / 'bindings'}{os.pathsep}{root / 'sdk'}")
+    env = dict(os.environ, PYTHONPATH=f"{root / 'bindings'}{os.pathsep}{root / 'sdk'}", EDGELITE_SDK_KERNELS="native")
     digests = {}
     for n in ("1", "3"):
         out = subprocess.run([sys.executable, "-c", _DIGEST], env=dict(env, EDGELITE_SDK_THREADS=n),

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(code: str, **env: str) -> str:
-    full = dict(os.environ, PYTHONPATH=f"{ROOT / 'bindings'}{os.pathsep}{ROOT / 'sdk'}", **env)
+    full = {k: v for k, v in os.environ.items() if k != "EDGELITE_SDK_KERNELS"}
+    full.update(PYTHONPATH=f"{ROOT / 'bindings'}{os.pathsep}{ROOT / 'sdk'}", **env)
     return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, check=True,
                           timeout=120).stdout.strip()
 
