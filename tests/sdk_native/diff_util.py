@@ -43,8 +43,8 @@ def both(fn: Callable[..., Any], *args: Any, **kwargs: Any):
     return ref, out
 
 
-def assert_close(ref: Any, out: Any, rtol: float = 2e-5, scale_atol: float = 2e-5) -> None:
-    """Same shapes and dtypes; values within float32 rounding relative to the result's magnitude."""
+def assert_close(ref: Any, out: Any, rtol: float = 2e-5, scale_atol: float = 2e-5, atol_floor: float = 0.0) -> None:
+    """Same shapes and dtypes; values within float32 rounding relative to the result's magnitude (or atol_floor)."""
     refs = ref if isinstance(ref, tuple) else (ref,)
     outs = out if isinstance(out, tuple) else (out,)
     assert len(refs) == len(outs)
@@ -52,7 +52,7 @@ def assert_close(ref: Any, out: Any, rtol: float = 2e-5, scale_atol: float = 2e-
         r, o = np.asarray(r), np.asarray(o)
         assert r.shape == o.shape and r.dtype == o.dtype, (r.shape, o.shape, r.dtype, o.dtype)
         finite = np.abs(r[np.isfinite(r)])
-        atol = scale_atol * (float(finite.max()) if finite.size else 1.0)
+        atol = max(scale_atol * (float(finite.max()) if finite.size else 1.0), atol_floor)
         np.testing.assert_allclose(o, r, rtol=rtol, atol=atol, equal_nan=True)
 
 
