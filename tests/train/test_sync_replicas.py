@@ -166,3 +166,29 @@ def test_variable_averages_follow_each_completed_step():
             sess.run(train_op)
             # w: 2 -> 1; shadow: 2 -= 0.5 * (2 - 1) after the update.
             assert sess.run([w, ema.average(w), global_step]) == [1.0, 1.5, 1]
+
+
+def test_chief_queue_runner_as_tf1_scripts_start_it():
+    """The chief's QueueRunner (TF1 distributed scripts start it with a coordinator) runs beside the replicas'
+    steps without changing them and stops when the coordinator does."""
+    with tf.Graph().as_default():
+        opt = train.SyncReplicasOptimizer(train.GradientDescentOptimizer(2.0), replicas_to_aggregate=2)
+        with pytest.raises(ValueError, match=r"^Should be called after apply_gradients\(\)\.$"):
+            opt.get_chief_queue_runner()
+    with tf.Graph().as_default():
+        opt, global_step, (v0, v1, _), train_ops = _replicas(2, 2)
+        chief_queue_runner = opt.get_chief_queue_runner()
+        init_tokens = opt.get_init_tokens_op()
+        with tf.Session() as sess:
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+            sess.run(opt.chief_init_op)
+            coord = train.Coordinator()
+            threads = chief_queue_runner.create_threads(sess, coord=coord, start=True)
+            sess.run(init_tokens)
+            sess.run(train_ops[0])
+            sess.run(train_ops[1])
+            assert sess.run(global_step) == 1
+            np.testing.assert_allclose(sess.run([v0, v1]), [-0.4, -1.0], rtol=1e-6)
+            coord.request_stop()
+            coord.join(threads, stop_grace_period_secs=30)
+            assert not any(t.is_alive() for t in threads)

@@ -45,6 +45,7 @@ class SyncReplicasOptimizer(Optimizer):
         self._global_step: Any = None
         self._local_steps: List[Any] = []
         self._accumulators: dict = {}
+        self._chief_queue_runner: Any = None
 
     def compute_gradients(self, *args: Any, **kwargs: Any) -> list:
         """The wrapped optimizer's compute_gradients."""
@@ -69,6 +70,7 @@ class SyncReplicasOptimizer(Optimizer):
                 train_op = sync_step.build_train_op(self._opt, grads_and_vars, global_step, local_step,
                                                     self._replicas_to_aggregate, self._total_num_replicas, name)
             self._build_init_ops()
+            self._chief_queue_runner = _parked_chief_queue_runner()
             self._gradients_applied = True
             return train_op
         with ops.name_scope(None, self._name):
@@ -94,6 +96,7 @@ class SyncReplicasOptimizer(Optimizer):
                 train_op = acc.apply_op("SyncTokenTake", [local_step], {"shared_name": _TOKEN_QUEUE},
                                         name=name)
         self._build_init_ops()
+        self._chief_queue_runner = _parked_chief_queue_runner()
         self._gradients_applied = True
         return train_op
 
@@ -147,6 +150,15 @@ class SyncReplicasOptimizer(Optimizer):
                          for h, _, _ in self._accumulators.values()]
             self.chief_init_op = control_flow_ops.group(*local_inits, *set_steps)
 
+    def get_chief_queue_runner(self) -> Any:
+        """The QueueRunner a TF1 chief starts (`create_threads(sess, coord, start=True)`).
+
+        The run that completes a step already does the chief's work here (average, apply, queue the tokens), so
+        the runner's one thread only parks on a full one-slot queue until its coordinator stops it."""
+        if not self._gradients_applied:
+            raise ValueError("Should be called after apply_gradients().")
+        return self._chief_queue_runner
+
     def get_init_tokens_op(self, num_tokens: int = -1) -> Any:
         """An op queuing `num_tokens` tokens (default replicas_to_aggregate) of the global step, so the first
         step can be finished."""
@@ -186,6 +198,16 @@ class SyncReplicasOptimizer(Optimizer):
     def variables(self) -> List[Any]:
         """The wrapped optimizer's variables (the local steps are not included)."""
         return self._opt.variables()
+
+
+def _parked_chief_queue_runner() -> Any:
+    """A runner whose enqueue fills a one-slot queue once and then blocks until the queue is closed."""
+    from edgelite.ops import array_ops
+    from edgelite.ops.queue_ops import FIFOQueue
+    from .queue_runner import QueueRunner
+    with init_scope():
+        queue = FIFOQueue(1, [dtypes.int32], shapes=[[]], name="dummy_queue")
+        return QueueRunner(queue, [queue.enqueue(array_ops.zeros([], dtypes.int32))])
 
 
 def _push(handle: Any, tag: Any, grad: Any) -> Any:
