@@ -478,21 +478,25 @@ class ListFilesDataset(DatasetV1):
 
     def _gen(self, env: Env) -> Iterator[list]:
         from edgelite.io.file_ops import matching_paths
+
+        from .philox import PhiloxSamples, philox_shuffle, shuffle_seeds
         patterns = env.value(self._pattern)
-        names = matching_paths(patterns)
-        order = np.arange(len(names))
-        if self._shuffle:
-            env.rngs.setdefault(id(self), np.random.default_rng(self._seeds)).shuffle(order)
-        for i in order:
-            yield [np.asarray(names[i].encode("utf-8"), dtype=object)]
+        elements = ([np.asarray(n.encode("utf-8"), dtype=object)] for n in matching_paths(patterns))
+        if not self._shuffle:
+            yield from elements
+            return
+        # TensorFlow shuffles the names with a reshuffling shuffle whose buffer holds all of them.
+        seeds = shuffle_seeds(self._seeds, True, env.rngs, id(self))
+        yield from philox_shuffle(elements, -1, PhiloxSamples(*seeds))
 
 
-def _seeds(seed: Optional[int]) -> list:
-    """Seed material for a dataset's generator: the op seeds TensorFlow derives, or fresh entropy."""
+def _seeds(seed: Optional[int]) -> Optional[tuple]:
+    """The (seed, seed2) pair TensorFlow derives for a dataset op (graph and op seed), or None for fresh entropy."""
     s1, s2 = random_seed.get_seed(seed)
     if s1 is None and s2 is None:
-        return [int(x) for x in np.random.SeedSequence().generate_state(2)]
-    return [int(s1 or 0), int(s2 or 0)]
+        return None
+    s1, s2 = int(s1 or 0), int(s2 or 0)
+    return None if (s1, s2) == (0, 0) else (s1, s2)
 
 
 # ---- transformations ---------------------------------------------------------------------------------------------
@@ -790,24 +794,15 @@ class ShuffleDataset(_Unary):
         self._reshuffle = reshuffle
 
     def _gen(self, env: Env) -> Iterator[list]:
-        # Reshuffling epochs share one generator per iterator; otherwise every pass replays the same order.
-        rng = env.rngs.setdefault(id(self), np.random.default_rng(self._seeds)) if self._reshuffle else \
-            np.random.default_rng(self._seeds)
+        from .philox import PhiloxSamples, philox_shuffle, shuffle_seeds
         size = _int_value(env, self._size)
-        if size <= 0 and size != AUTOTUNE:
-            raise errors.InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
-        buf: list = []
-        for element in self._input._gen(env):
-            if len(buf) < size:
-                buf.append(element)
-                continue
-            i = int(rng.integers(len(buf)))
-            out, buf[i] = buf[i], element
-            yield out
-        while buf:
-            i = int(rng.integers(len(buf)))
-            buf[i], buf[-1] = buf[-1], buf[i]
-            yield buf.pop()
+        if size <= 0 and size != UNKNOWN_CARDINALITY:
+            raise errors.InvalidArgumentError(None, None, "buffer_size must be greater than zero or "
+                                                          "UNKNOWN_CARDINALITY")
+        # A reshuffling dataset draws each pass's seeds from a generator kept per iterator, so repeated passes
+        # (and sessions) follow TensorFlow's sequence of orders.
+        seeds = shuffle_seeds(self._seeds, self._reshuffle, env.rngs, id(self))
+        yield from philox_shuffle(self._input._gen(env), size, PhiloxSamples(*seeds))
 
 
 class RepeatDataset(_Unary):
