@@ -86,6 +86,17 @@ def test_recipe_layers_match_numpy(xs, ws, strides, padding):
     assert_close(*both(conv.conv2d_backprop_filter, x, ws, dy, strides, (1, 1), padding))
 
 
+@pytest.mark.parametrize("xs,strides", [((4, 25, 5, 64), (1, 1)), ((3, 48, 48, 8), (2, 2)), ((2, 6, 6, 128), (1, 1))])
+def test_depthwise_recipe_layers_match_numpy(xs, strides):
+    rng = np.random.default_rng(6)
+    x, w = randn(rng, *xs), randn(rng, 3, 3, xs[3], 1)
+    y, y_native = both(conv.depthwise_conv2d, x, w, strides, (1, 1), "SAME")
+    assert_close(y, y_native)
+    dy = randn(rng, *y.shape)
+    assert_close(*both(conv.depthwise_conv2d_backprop_input, xs, w, dy, strides, (1, 1), "SAME"))
+    assert_close(*both(conv.depthwise_conv2d_backprop_filter, x, w.shape, dy, strides, (1, 1), "SAME"))
+
+
 def test_results_are_bitwise_repeatable():
     rng = np.random.default_rng(2)
     x, w = randn(rng, 3, 20, 20, 24), randn(rng, 3, 3, 24, 40)

@@ -92,9 +92,58 @@ typedef struct dw_job {
   taps* t;        /* one per thread */
 } dw_job;
 
+/* Output columns lo <= ow < hi whose tap column j lands inside the input. */
+static inline void tap_columns(const el_train_window* g, int j, int* lo, int* hi) {
+  const int off = j * g->dil_w - g->pad_left, s = g->stride_w;
+  *lo = off >= 0 ? 0 : (-off + s - 1) / s;
+  *hi = g->in_w - off <= 0 ? 0 : (g->in_w - off + s - 1) / s;
+  if (*hi > g->out_w) *hi = g->out_w;
+  if (*lo > *hi) *lo = *hi;
+}
+
+/* Channel multiplier 1, one image: output row by output row, tap by tap, the columns a tap
+ * reaches in one run (no per-pixel tap list). `kind` 0: y += x * w, 1: dx += dy * w,
+ * 2: dw += x * dy. Each output element still sums its terms in tap order (forward) or pixel
+ * order (filter gradient). */
+EL_ALWAYS_INLINE void rows_mult1(const dw_job* j, int b, int kind) {
+  const el_train_window* g = j->g;
+  const size_t c = (size_t)g->in_c, in_row = (size_t)g->in_w * c, out_row = (size_t)g->out_w * c;
+  for (int oh = 0; oh < g->out_h; ++oh) {
+    const size_t orow = ((size_t)b * g->out_h + (size_t)oh) * out_row;
+    if (kind == 0) memset(j->out + orow, 0, out_row * sizeof(float));
+    for (int i = 0; i < g->k_h; ++i) {
+      const int ih = oh * g->stride_h + i * g->dil_h - g->pad_top;
+      if (ih < 0 || ih >= g->in_h) continue;
+      const size_t irow = ((size_t)b * g->in_h + (size_t)ih) * in_row;
+      for (int jj = 0; jj < g->k_w; ++jj) {
+        int lo, hi;
+        tap_columns(g, jj, &lo, &hi);
+        const size_t tap = (size_t)(i * g->k_w + jj) * c;
+        const ptrdiff_t off = (ptrdiff_t)(jj * g->dil_w - g->pad_left) * (ptrdiff_t)c;
+        const size_t step = (size_t)g->stride_w * c;
+        for (int ow = lo; ow < hi; ++ow) {
+          const size_t o = orow + (size_t)ow * c, in = irow + (size_t)ow * step + (size_t)off;
+          if (kind == 0) {
+            mul_acc((int)c, j->a + in, j->b + tap, j->out + o);
+          } else if (kind == 1) {
+            mul_acc((int)c, j->a + o, j->b + tap, j->out + in);
+          } else {
+            mul_acc((int)c, j->a + in, j->b + o,
+                    j->out + (size_t)b * (size_t)g->k_h * g->k_w * c + tap);
+          }
+        }
+      }
+    }
+  }
+}
+
 EL_ALWAYS_INLINE void forward_body(void* arg, int task, int thread) {
   const dw_job* j = arg;
   const el_train_window* g = j->g;
+  if (g->out_c == 1) {
+    rows_mult1(j, task, 0);
+    return;
+  }
   taps* t = &j->t[thread];
   const size_t cm = (size_t)g->in_c * (size_t)g->out_c, per_image = (size_t)g->out_h * g->out_w;
   for (size_t p = (size_t)task * per_image; p < (size_t)(task + 1) * per_image; ++p) {
@@ -110,6 +159,10 @@ EL_ALWAYS_INLINE void forward_body(void* arg, int task, int thread) {
 EL_ALWAYS_INLINE void input_grad_body(void* arg, int task, int thread) {
   const dw_job* j = arg;
   const el_train_window* g = j->g;
+  if (g->out_c == 1) {
+    rows_mult1(j, task, 1);
+    return;
+  }
   taps* t = &j->t[thread];
   const int c_in = g->in_c, mult = g->out_c;
   const size_t cm = (size_t)c_in * (size_t)mult, per_image = (size_t)g->out_h * g->out_w;
@@ -139,6 +192,10 @@ EL_ALWAYS_INLINE void filter_grad_body(void* arg, int task, int thread) {
   const size_t cm = (size_t)g->in_c * (size_t)g->out_c, per_image = (size_t)g->out_h * g->out_w;
   float* part = j->out + (size_t)task * (size_t)g->k_h * g->k_w * cm;
   memset(part, 0, (size_t)g->k_h * g->k_w * cm * sizeof(float));
+  if (g->out_c == 1) {
+    rows_mult1(j, task, 2);
+    return;
+  }
   for (size_t p = (size_t)task * per_image; p < (size_t)(task + 1) * per_image; ++p) {
     pixel_taps(g, p, t);
     for (int q = 0; q < t->count; ++q) {
