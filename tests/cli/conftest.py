@@ -1,18 +1,15 @@
 """Helpers for the command-line tests: run `python -m edgelite` in a subprocess, or main() in-process."""
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List
 
 import pytest
 
-import edgelite
-import edgelite_runtime
 from edgelite.cli.main import main
+from support.child_env import child_env
 
 
 def edgelite_command(*args: str) -> List[str]:
@@ -23,16 +20,6 @@ def edgelite_command(*args: str) -> List[str]:
 def restore_sigint() -> None:
     """Children inherit an ignored SIGINT from some CI shells; Python only maps SIGINT to Ctrl-C if not ignored."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def child_env(extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
-    """This process's environment, with the directories the packages were imported from first on PYTHONPATH
-    (so a child started in another directory finds the same edgelite, installed or from the source tree)."""
-    env = {**os.environ, **(extra or {})}
-    roots = [str(Path(m.__file__).resolve().parents[1]) for m in (edgelite, edgelite_runtime)]
-    rest = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(roots + [str(Path(p).resolve()) for p in rest]))
-    return env
 
 
 def run_edgelite(*args: str, cwd=None, env=None, timeout: float = 300) -> subprocess.CompletedProcess:

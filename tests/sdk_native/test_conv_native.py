@@ -1,14 +1,13 @@
 """Compiled conv2d / depthwise kernels against the numpy reference on random geometries."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
+from support.child_env import child_env
 
 from edgelite.kernels import conv, geometry
 from edgelite.kernels.backend import using
@@ -135,8 +134,7 @@ print(native_lib.handle().threads, hashlib.sha256(b"".join(o.tobytes() for o in 
 
 
 def test_same_bits_on_any_thread_count():
-    root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=f"{root / 'bindings'}{os.pathsep}{root / 'sdk'}", EDGELITE_SDK_KERNELS="native")
+    env = child_env({"EDGELITE_SDK_KERNELS": "native"})
     digests = {}
     for n in ("1", "3"):
         out = subprocess.run([sys.executable, "-c", _DIGEST], env=dict(env, EDGELITE_SDK_THREADS=n),

@@ -1,22 +1,17 @@
 """The switch between the compiled and the numpy kernels, and the silent fallback to numpy."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from edgelite.kernels import backend, conv
-
-ROOT = Path(__file__).resolve().parents[2]
-
+from support.child_env import child_env
 
 def _run(code: str, **env: str) -> str:
-    full = {k: v for k, v in os.environ.items() if k != "EDGELITE_SDK_KERNELS"}
-    full.update(PYTHONPATH=f"{ROOT / 'bindings'}{os.pathsep}{ROOT / 'sdk'}", **env)
+    full = {k: v for k, v in child_env(env).items() if k != "EDGELITE_SDK_KERNELS" or k in env}
     return subprocess.run([sys.executable, "-c", code], env=full, capture_output=True, text=True, check=True,
                           timeout=120).stdout.strip()
 
