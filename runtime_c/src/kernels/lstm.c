@@ -16,19 +16,12 @@
 #include "kernels/lstm.h"
 #include "kernels/seq_util.h"
 
-typedef struct lstm_data {
-  el_lstm_geometry g; /* geometry from prepare; tensor pointers refreshed at invoke */
-  int scratch;        /* float path: 4 x step batch x n_cell floats */
-  el_lstm_int8* q;
-  el_lstm_hybrid* hybrid; /* set when the weights are int8 under float activations */
-  bool asymmetric;
-} lstm_data;
 
 static void* lstm_init(TfLiteContext* ctx, const char* buf, size_t len) {
   (void)ctx;
   (void)buf;
   (void)len;
-  return el_kernel_alloc(sizeof(lstm_data));
+  return el_kernel_alloc(sizeof(el_lstm_data));
 }
 
 static void gather(TfLiteContext* ctx, const TfLiteNode* node, el_lstm_geometry* g) {
@@ -95,7 +88,7 @@ TfLiteStatus el_lstm_check_geometry(TfLiteContext* ctx, el_lstm_geometry* g) {
 
 static TfLiteStatus lstm_prepare_common(TfLiteContext* ctx, TfLiteNode* node, bool sequence) {
   EL_ENSURE_OK(ctx, el_check_user_data(ctx, node));
-  lstm_data* d = (lstm_data*)node->user_data;
+  el_lstm_data* d = (el_lstm_data*)node->user_data;
   el_lstm_geometry* g = &d->g;
   EL_ENSURE_MSG(ctx, node->builtin_data != NULL, "LSTM has no options.");
   if (sequence) {
@@ -244,7 +237,7 @@ void el_lstm_step_f32(const el_lstm_geometry* g, int nb, const float* x, const f
 }
 
 static TfLiteStatus lstm_invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  lstm_data* d = (lstm_data*)node->user_data;
+  el_lstm_data* d = (el_lstm_data*)node->user_data;
   el_lstm_geometry* g = &d->g;
   gather(ctx, node, g);
   const TfLiteTensor* in = g->t[EL_LSTM_INPUT];

@@ -85,6 +85,16 @@ TfLiteStatus el_lstm_int8_prepare(TfLiteContext* ctx, TfLiteNode* node, const el
 TfLiteStatus el_lstm_int8_invoke(TfLiteContext* ctx, TfLiteNode* node, const el_lstm_geometry* g,
                                  const el_lstm_int8* state);
 
+/* Per-node state of the LSTM registrations (first in the optimized kernel's state, so the
+ * reference prepare and invoke run on the same user_data). */
+typedef struct el_lstm_data {
+  el_lstm_geometry g; /* geometry from prepare; tensor pointers refreshed at invoke */
+  int scratch;        /* float path: 4 x step batch x n_cell floats */
+  el_lstm_int8* q;
+  el_lstm_hybrid* hybrid; /* set when the weights are int8 under float activations */
+  bool asymmetric;
+} el_lstm_data;
+
 #ifdef __cplusplus
 }
 #endif

@@ -63,8 +63,9 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_HASHTABLE_FIND, 1, 1, el_ref_hashtable_find),
     REF(EL_OP_HASHTABLE_SIZE, 1, 1, el_ref_hashtable_size),
     /* lstm.c, lstm_int8.c */
-    REF(EL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 1, 4, el_ref_unidirectional_sequence_lstm),
-    REF(EL_OP_LSTM, 1, 4, el_ref_lstm),
+    OPT(EL_OP_UNIDIRECTIONAL_SEQUENCE_LSTM, 1, 4, el_ref_unidirectional_sequence_lstm,
+        el_opt_unidirectional_sequence_lstm),
+    OPT(EL_OP_LSTM, 1, 4, el_ref_lstm, el_opt_lstm),
     REF(EL_OP_BIDIRECTIONAL_SEQUENCE_LSTM, 1, 3, el_ref_bidirectional_sequence_lstm),
     /* svdf.c, rnn.c */
     REF(EL_OP_SVDF, 1, 4, el_ref_svdf),

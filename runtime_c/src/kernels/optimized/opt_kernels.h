@@ -31,6 +31,8 @@ extern const TfLiteRegistration el_opt_padv2;
 extern const TfLiteRegistration el_opt_concatenation;
 extern const TfLiteRegistration el_opt_logistic;
 extern const TfLiteRegistration el_opt_tanh;
+extern const TfLiteRegistration el_opt_unidirectional_sequence_lstm;
+extern const TfLiteRegistration el_opt_lstm;
 
 /* The CPU backend of the interpreter running `ctx` (NULL outside an edgelite interpreter:
  * kernels then run on one thread at the best ISA level). */
