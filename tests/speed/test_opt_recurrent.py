@@ -60,3 +60,19 @@ def test_float_lstm_matches_reference(form, edgelite_interpreter, isa_levels):
     model, shape, dtype = seq_models.lstm_float(rng, **LSTM_FORMS[form])
     inputs = [x[0] for x in seq_models.random_inputs(rng, shape, dtype, INVOKES)]
     _check(edgelite_interpreter, isa_levels, model, inputs, FLOAT_TOL)
+
+
+SVDF_FORMS = {
+    "small": {},
+    "keyword_layer": {"batch": 1, "n_input": 96, "units": 64, "memory": 8},
+    "tails_rank2": {"rank": 2, "batch": 3, "n_input": 37, "units": 5, "memory": 21},
+    "long_memory_no_bias": {"n_input": 16, "units": 32, "memory": 32, "with_bias": False},
+}
+
+
+@pytest.mark.parametrize("form", sorted(SVDF_FORMS))
+def test_int8_svdf_bit_exact_with_reference(form, edgelite_interpreter, isa_levels):
+    rng = np.random.default_rng([20, len(form)])
+    model, shape, dtype = seq_models.svdf(rng, int8=True, **SVDF_FORMS[form])
+    inputs = [x[0] for x in seq_models.random_inputs(rng, shape, dtype, 2 * INVOKES)]
+    _check(edgelite_interpreter, isa_levels, model, inputs, 0.0)

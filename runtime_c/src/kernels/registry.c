@@ -68,7 +68,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     OPT(EL_OP_LSTM, 1, 4, el_ref_lstm, el_opt_lstm),
     REF(EL_OP_BIDIRECTIONAL_SEQUENCE_LSTM, 1, 3, el_ref_bidirectional_sequence_lstm),
     /* svdf.c, rnn.c */
-    REF(EL_OP_SVDF, 1, 4, el_ref_svdf),
+    OPT(EL_OP_SVDF, 1, 4, el_ref_svdf, el_opt_svdf),
     REF(EL_OP_UNIDIRECTIONAL_SEQUENCE_RNN, 1, 3, el_ref_unidirectional_sequence_rnn),
     REF(EL_OP_RNN, 1, 3, el_ref_rnn),
     REF(EL_OP_BIDIRECTIONAL_SEQUENCE_RNN, 1, 3, el_ref_bidirectional_sequence_rnn),

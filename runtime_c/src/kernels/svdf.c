@@ -20,34 +20,18 @@
 #include "kernels/kernels.h"
 #include "kernels/quant_util.h"
 #include "kernels/seq_util.h"
+#include "kernels/svdf.h"
 
-enum { IN = 0, W_FEATURE = 1, W_TIME = 2, BIAS = 3, STATE = 4 };
-
-typedef struct svdf_data {
-  int batch, input_size, filters, units, memory, rank;
-  int scratch;       /* float: [batch, filters]; int8: int32 [batch, filters + units] */
-  int32_t feature_a; /* int8: input x feature weights -> state */
-  int feature_b;
-  int32_t time_a; /* int8: state x time weights -> output */
-  int time_b;
-  int32_t input_zp, output_zp, state_zp;
-  bool hybrid, asymmetric;
-  float feature_scale;  /* hybrid: weights_feature's scale */
-  float* time_weights;  /* hybrid: weights_time dequantized (persistent) */
-  int32_t* row_sums;    /* hybrid: of weights_feature (persistent) */
-  int time_cap, sums_cap;
-  int hybrid_scratch;   /* hybrid: quantized input, scaling factors, zero points */
-} svdf_data;
 
 static void* svdf_init(TfLiteContext* ctx, const char* buf, size_t len) {
   (void)ctx;
   (void)buf;
   (void)len;
-  return el_kernel_alloc(sizeof(svdf_data));
+  return el_kernel_alloc(sizeof(el_svdf_data));
 }
 
 /* Constant-weight work of a hybrid node: row sums, dequantized time weights, scratch. */
-static TfLiteStatus hybrid_prepare(TfLiteContext* ctx, svdf_data* d, const TfLiteSVDFParams* p, const TfLiteTensor* wf,
+static TfLiteStatus hybrid_prepare(TfLiteContext* ctx, el_svdf_data* d, const TfLiteSVDFParams* p, const TfLiteTensor* wf,
                                    const TfLiteTensor* wt) {
   /* Row sums and dequantized time weights are made once, here: the weights must be constants. */
   EL_ENSURE_MSG(ctx, el_is_constant_or_persistent(wf) && el_is_constant_or_persistent(wt),
@@ -67,15 +51,15 @@ static TfLiteStatus hybrid_prepare(TfLiteContext* ctx, svdf_data* d, const TfLit
 static TfLiteStatus svdf_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_check_io_count(ctx, node, 5, 1));
   EL_ENSURE_OK(ctx, el_check_user_data(ctx, node));
-  svdf_data* d = (svdf_data*)node->user_data;
+  el_svdf_data* d = (el_svdf_data*)node->user_data;
   const TfLiteSVDFParams* p = (const TfLiteSVDFParams*)node->builtin_data;
   EL_ENSURE_MSG(ctx, p != NULL, "SVDF has no options.");
   const TfLiteTensor *in, *wf, *wt, *state;
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, IN, &in));
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, W_FEATURE, &wf));
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, W_TIME, &wt));
-  EL_ENSURE_OK(ctx, el_get_input(ctx, node, STATE, &state));
-  const TfLiteTensor* bias = el_optional_input(ctx, node, BIAS);
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, EL_SVDF_IN, &in));
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, EL_SVDF_W_FEATURE, &wf));
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, EL_SVDF_W_TIME, &wt));
+  EL_ENSURE_OK(ctx, el_get_input(ctx, node, EL_SVDF_STATE, &state));
+  const TfLiteTensor* bias = el_optional_input(ctx, node, EL_SVDF_BIAS);
   TfLiteTensor* out;
   EL_ENSURE_OK(ctx, el_get_output(ctx, node, 0, &out));
   EL_ENSURE_EQ(ctx, el_ndims(in), 2);
@@ -132,7 +116,7 @@ static TfLiteStatus svdf_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   }
 }
 
-static void eval_float(TfLiteContext* ctx, const svdf_data* d, const TfLiteSVDFParams* p, const TfLiteTensor* in,
+static void eval_float(TfLiteContext* ctx, const el_svdf_data* d, const TfLiteSVDFParams* p, const TfLiteTensor* in,
                        const TfLiteTensor* wf, const TfLiteTensor* wt, const TfLiteTensor* bias, float* state,
                        float* out) {
   float* scratch = ctx->GetScratchBuffer(ctx, d->scratch);
@@ -188,7 +172,7 @@ static void state_set(TfLiteTensor* t, size_t i, int32_t v) {
   }
 }
 
-static void eval_int8(TfLiteContext* ctx, const svdf_data* d, const TfLiteTensor* in, const TfLiteTensor* wf,
+static void eval_int8(TfLiteContext* ctx, const el_svdf_data* d, const TfLiteTensor* in, const TfLiteTensor* wf,
                       const TfLiteTensor* wt, const TfLiteTensor* bias, TfLiteTensor* state, int8_t* out) {
   int32_t* scratch = ctx->GetScratchBuffer(ctx, d->scratch);
   int32_t* acc = scratch + (size_t)d->batch * d->filters;
@@ -231,13 +215,13 @@ static void eval_int8(TfLiteContext* ctx, const svdf_data* d, const TfLiteTensor
 }
 
 static TfLiteStatus svdf_invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  const svdf_data* d = (const svdf_data*)node->user_data;
+  const el_svdf_data* d = (const el_svdf_data*)node->user_data;
   const TfLiteSVDFParams* p = (const TfLiteSVDFParams*)node->builtin_data;
-  const TfLiteTensor* in = &ctx->tensors[node->inputs->data[IN]];
-  const TfLiteTensor* wf = &ctx->tensors[node->inputs->data[W_FEATURE]];
-  const TfLiteTensor* wt = &ctx->tensors[node->inputs->data[W_TIME]];
-  const TfLiteTensor* bias = el_optional_input(ctx, node, BIAS);
-  TfLiteTensor* state = &ctx->tensors[node->inputs->data[STATE]];
+  const TfLiteTensor* in = &ctx->tensors[node->inputs->data[EL_SVDF_IN]];
+  const TfLiteTensor* wf = &ctx->tensors[node->inputs->data[EL_SVDF_W_FEATURE]];
+  const TfLiteTensor* wt = &ctx->tensors[node->inputs->data[EL_SVDF_W_TIME]];
+  const TfLiteTensor* bias = el_optional_input(ctx, node, EL_SVDF_BIAS);
+  TfLiteTensor* state = &ctx->tensors[node->inputs->data[EL_SVDF_STATE]];
   TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
   if (in->type == kTfLiteInt8) {
     eval_int8(ctx, d, in, wf, wt, bias, state, out->data.int8);

@@ -33,6 +33,10 @@ extern const TfLiteRegistration el_opt_logistic;
 extern const TfLiteRegistration el_opt_tanh;
 extern const TfLiteRegistration el_opt_unidirectional_sequence_lstm;
 extern const TfLiteRegistration el_opt_lstm;
+extern const TfLiteRegistration el_opt_svdf;
+extern const TfLiteRegistration el_opt_resize_bilinear;
+extern const TfLiteRegistration el_opt_arg_max;
+extern const TfLiteRegistration el_opt_arg_min;
 
 /* The CPU backend of the interpreter running `ctx` (NULL outside an edgelite interpreter:
  * kernels then run on one thread at the best ISA level). */
