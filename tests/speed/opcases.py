@@ -597,7 +597,7 @@ def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
         shape[-1] = int(_pick(rng, (1, 7, 16, 33, 100)))
         if rng.random() < 0.05:  # empty operands may have no buffer at all
             shape[0] = 0
-        kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast"))
+        kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast", "broadcast_a", "odd"))
         a_shape, b_shape = list(shape), list(shape)
         if kind == "scalar_b":
             b_shape = [1] * rank
@@ -605,6 +605,10 @@ def binary(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
             a_shape = [1] * rank
         elif kind == "broadcast":
             b_shape = [1] * (rank - 1) + [shape[-1]]
+        elif kind == "broadcast_a":
+            a_shape = shape[-min(rank, 2):]
+        elif kind == "odd":
+            b_shape = shape[:-1] + [1]
         act = _pick(rng, ACTIVATIONS)
         kind_opts = "Add" if op == "ADD" else "Mul"
         opts = options(kind_opts, fused_activation_function=act)
@@ -698,9 +702,10 @@ def add_all_pairs(dtype: str) -> Callable[[np.random.Generator], Case]:
 
 
 def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
-    """Float ADD, SUB or MUL: equal shapes and one-element operands (the vector path; elementwise
-    float arithmetic in any order of elements gives the reference bits, so tolerance 0) and
-    broadcasts (reference kernel); some zeros and NaNs to check the clamp keeps -0 and NaN."""
+    """Float ADD, SUB or MUL: equal shapes, one-element operands and one operand of the output's
+    trailing shape on either side (the vector paths; elementwise float arithmetic in any order of
+    elements gives the reference bits, so tolerance 0) and other broadcasts (reference kernel);
+    some zeros and NaNs to check the clamp keeps -0 and NaN."""
 
     def gen(rng: np.random.Generator) -> Case:
         rank = int(rng.integers(1, 5))
@@ -708,7 +713,7 @@ def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
         shape[-1] = int(_pick(rng, (1, 7, 15, 16, 17, 33, 100)))
         if rng.random() < 0.05:  # empty operands may have no buffer at all
             shape[0] = 0
-        kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast"))
+        kind = _pick(rng, ("same", "same", "same", "scalar_b", "scalar_a", "broadcast", "broadcast_a", "odd"))
         a_shape, b_shape = list(shape), list(shape)
         if kind == "scalar_b":
             b_shape = [1] * rank
@@ -716,6 +721,10 @@ def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
             a_shape = [1] * rank
         elif kind == "broadcast":
             b_shape = [1] * (rank - 1) + [shape[-1]]
+        elif kind == "broadcast_a":
+            a_shape = shape[-min(rank, 2):]
+        elif kind == "odd":
+            b_shape = shape[:-1] + [1]
         act = _pick(rng, ACTIVATIONS)
         model = single_op_model(op, [TensorSpec(a_shape, np.float32), TensorSpec(b_shape, np.float32)],
                                 [TensorSpec(shape, np.float32)],
@@ -924,6 +933,52 @@ def pool(op: str, dtype: str) -> Callable[[np.random.Generator], Case]:
 
 
 # op family -> generators whose cases it draws in turn
+def resize_bilinear_float() -> Callable[[np.random.Generator], Case]:
+    """float32 RESIZE_BILINEAR with a constant size, up- and down-scaling, plain, align_corners or
+    half_pixel_centers; depths around the 8-float vector (the optimized kernel keeps the
+    reference's expression, so tolerance 0)."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        b, h, w = int(rng.integers(1, 3)), int(rng.integers(1, 12)), int(rng.integers(1, 12))
+        depth = int(_pick(rng, (1, 3, 7, 8, 9, 16, 21, 33)))
+        oh, ow = int(rng.integers(1, 25)), int(rng.integers(1, 25))
+        mode = _pick(rng, ("plain", "align", "half"))
+        opts = options("ResizeBilinear", align_corners=mode == "align", half_pixel_centers=mode == "half")
+        model = single_op_model("RESIZE_BILINEAR",
+                                [TensorSpec([b, h, w, depth], np.float32),
+                                 TensorSpec([2], np.int32, data=np.array([oh, ow], np.int32))],
+                                [TensorSpec([b, oh, ow, depth], np.float32)], options=opts, version=3)
+        x = (rng.standard_normal([b, h, w, depth]) * 4.0).astype(np.float32)
+        return Case(f"resize_bilinear float32 {[b, h, w, depth]}->{[oh, ow]} {mode}", model, [x])
+
+    return gen
+
+
+def arg_extreme(op: str) -> Callable[[np.random.Generator], Case]:
+    """float32 ARG_MAX / ARG_MIN along any axis, int32 or int64 indices; values drawn from a few
+    levels so ties are common, with +-0 and now and then NaNs (the first element's, or later)."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        rank = int(rng.integers(1, 5))
+        shape = [int(v) for v in rng.integers(1, 7, size=rank)]
+        axis = int(rng.integers(-rank, rank))
+        shape[axis] = int(_pick(rng, (1, 5, 8, 13, 21, 40)))
+        x = rng.integers(-3, 4, size=shape).astype(np.float32)
+        x[rng.random(shape) < 0.1] = -0.0
+        if rng.random() < 0.3:
+            x[rng.random(shape) < 0.05] = np.nan
+        out_type = _pick(rng, ("INT32", "INT64"))
+        out_shape = [d for i, d in enumerate(shape) if i != axis % rank]
+        model = single_op_model(op, [TensorSpec(shape, np.float32),
+                                     TensorSpec([1], np.int32, data=np.array([axis], np.int32))],
+                                [TensorSpec(out_shape, np.int32 if out_type == "INT32" else np.int64)],
+                                options=options("ArgMax" if op == "ARG_MAX" else "ArgMin", output_type=out_type),
+                                version=2)
+        return Case(f"{op.lower()} float32 {shape} axis {axis} {out_type}", model, [x])
+
+    return gen
+
+
 FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "CONV_2D": [conv("int8"), conv("int8"), conv("uint8"), conv("float32"), conv("int8", ties=True),
                 conv("int8", wrap=True)],
@@ -963,6 +1018,9 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "AVERAGE_POOL_2D": [pool("AVERAGE_POOL_2D", "int8"), pool("AVERAGE_POOL_2D", "uint8"),
                         pool("AVERAGE_POOL_2D", "float32")],
     "MAX_POOL_2D": [pool("MAX_POOL_2D", "int8"), pool("MAX_POOL_2D", "uint8"), pool("MAX_POOL_2D", "float32")],
+    "RESIZE_BILINEAR": [resize_bilinear_float()],
+    "ARG_MAX": [arg_extreme("ARG_MAX")],
+    "ARG_MIN": [arg_extreme("ARG_MIN")],
 }
 
 

@@ -1,26 +1,22 @@
 /* ARG_MAX and ARG_MIN along one axis (given by a one-element int32/int64 tensor), returning the
  * first index of the extreme value as int32 or int64. Raw values are compared, so quantized
  * tensors need no rescaling. */
+#include "kernels/arg_min_max.h"
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
 
-typedef struct arg_data {
-  int64_t outer;
-  int axis_size;
-  int64_t inner;
-} arg_data;
 
 static void* arg_init(TfLiteContext* context, const char* buffer, size_t length) {
   (void)context;
   (void)buffer;
   (void)length;
-  return el_kernel_alloc(sizeof(arg_data));
+  return el_kernel_alloc(sizeof(el_arg_data));
 }
 
 static TfLiteStatus arg_prepare(TfLiteContext* context, TfLiteNode* node) {
   EL_ENSURE_OK(context, el_check_io_count(context, node, 2, 1));
   EL_ENSURE_OK(context, el_check_user_data(context, node));
-  arg_data* d = (arg_data*)node->user_data;
+  el_arg_data* d = (el_arg_data*)node->user_data;
   const TfLiteTensor* input;
   const TfLiteTensor* axis;
   TfLiteTensor* output;
@@ -110,7 +106,7 @@ static TfLiteStatus arg_prepare(TfLiteContext* context, TfLiteNode* node) {
   }
 
 static TfLiteStatus arg_invoke(TfLiteContext* context, TfLiteNode* node, bool is_max) {
-  const arg_data* d = (const arg_data*)node->user_data;
+  const el_arg_data* d = (const el_arg_data*)node->user_data;
   const TfLiteTensor* input;
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));

@@ -207,7 +207,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_TRANSPOSE, 1, 9, el_ref_transpose),
     OPT(EL_OP_PAD, 1, 6, el_ref_pad, el_opt_pad),
     OPT(EL_OP_PADV2, 1, 6, el_ref_padv2, el_opt_padv2),
-    REF(EL_OP_RESIZE_BILINEAR, 1, 4, el_ref_resize_bilinear),
+    OPT(EL_OP_RESIZE_BILINEAR, 1, 4, el_ref_resize_bilinear, el_opt_resize_bilinear),
     REF(EL_OP_RESIZE_NEAREST_NEIGHBOR, 1, 4, el_ref_resize_nearest_neighbor),
     REF(EL_OP_GATHER, 1, 8, el_ref_gather),
     /* cast.c, dequantize.c */
@@ -216,8 +216,8 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     /* quantize.c, l2_norm.c, arg_min_max.c, transpose_conv.c */
     OPT(EL_OP_QUANTIZE, 1, 6, el_ref_quantize, el_opt_quantize),
     REF(EL_OP_L2_NORMALIZATION, 1, 2, el_ref_l2_normalization),
-    REF(EL_OP_ARG_MAX, 1, 3, el_ref_arg_max),
-    REF(EL_OP_ARG_MIN, 1, 3, el_ref_arg_min),
+    OPT(EL_OP_ARG_MAX, 1, 3, el_ref_arg_max, el_opt_arg_max),
+    OPT(EL_OP_ARG_MIN, 1, 3, el_ref_arg_min, el_opt_arg_min),
     REF(EL_OP_TRANSPOSE_CONV, 1, 5, el_ref_transpose_conv),
 };
 

@@ -6,19 +6,15 @@
 
 #include "kernels/kernel_util.h"
 #include "kernels/kernels.h"
+#include "kernels/resize.h"
 #include "kernels/resize_quant.h"
 
-typedef struct resize_data {
-  int out_h, out_w;
-  float y_scale, x_scale;
-  void* quant; /* state of a quantized path (README.md) */
-} resize_data;
 
 static void* resize_init(TfLiteContext* ctx, const char* buf, size_t len) {
   (void)ctx;
   (void)buf;
   (void)len;
-  return el_kernel_alloc(sizeof(resize_data));
+  return el_kernel_alloc(sizeof(el_resize_data));
 }
 
 static float axis_scale(int in, int out, bool align_corners) {
@@ -27,7 +23,7 @@ static float axis_scale(int in, int out, bool align_corners) {
 }
 
 /* Reads the output size, fixes the scales and sizes the output. */
-static TfLiteStatus resize_plan(TfLiteContext* ctx, TfLiteNode* node, resize_data* d) {
+static TfLiteStatus resize_plan(TfLiteContext* ctx, TfLiteNode* node, el_resize_data* d) {
   const TfLiteTensor* in = el_optional_input(ctx, node, 0);
   const TfLiteTensor* size = el_optional_input(ctx, node, 1);
   const TfLiteResizeBilinearParams* p = (const TfLiteResizeBilinearParams*)node->builtin_data;
@@ -47,7 +43,7 @@ static TfLiteStatus resize_plan(TfLiteContext* ctx, TfLiteNode* node, resize_dat
 static TfLiteStatus resize_prepare(TfLiteContext* ctx, TfLiteNode* node, bool bilinear) {
   EL_ENSURE_OK(ctx, el_check_io_count(ctx, node, 2, 1));
   EL_ENSURE_OK(ctx, el_check_user_data(ctx, node));
-  resize_data* d = (resize_data*)node->user_data;
+  el_resize_data* d = (el_resize_data*)node->user_data;
   const TfLiteTensor *in, *size;
   TfLiteTensor* out;
   EL_ENSURE_OK(ctx, el_get_input(ctx, node, 0, &in));
@@ -83,7 +79,7 @@ static TfLiteStatus resize_prepare(TfLiteContext* ctx, TfLiteNode* node, bool bi
   }
 }
 
-static void interp(int v, float scale, bool half, int in_size, float* pos, int* lo, int* hi) {
+void el_resize_source(int v, float scale, bool half, int in_size, float* pos, int* lo, int* hi) {
   *pos = half ? ((float)v + 0.5f) * scale - 0.5f : (float)v * scale;
   const int f = (int)floorf(*pos);
   const int c = (int)ceilf(*pos);
@@ -92,7 +88,7 @@ static void interp(int v, float scale, bool half, int in_size, float* pos, int* 
 }
 
 static TfLiteStatus bilinear_invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  resize_data* d = (resize_data*)node->user_data;
+  el_resize_data* d = (el_resize_data*)node->user_data;
   const TfLiteTensor* in = el_optional_input(ctx, node, 0);
   TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
   if (el_is_dynamic(out) && in->type == kTfLiteFloat32) EL_ENSURE_OK(ctx, resize_plan(ctx, node, d));
@@ -116,12 +112,12 @@ static TfLiteStatus bilinear_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     for (int oy = 0; oy < d->out_h; ++oy) {
       float fy;
       int y0, y1;
-      interp(oy, d->y_scale, half, in_h, &fy, &y0, &y1);
+      el_resize_source(oy, d->y_scale, half, in_h, &fy, &y0, &y1);
       const float dy = fy - (float)y0;
       for (int ox = 0; ox < d->out_w; ++ox) {
         float fx;
         int x0, x1;
-        interp(ox, d->x_scale, half, in_w, &fx, &x0, &x1);
+        el_resize_source(ox, d->x_scale, half, in_w, &fx, &x0, &x1);
         const float dx = fx - (float)x0;
         const float* p00 = x + (((int64_t)b * in_h + y0) * in_w + x0) * depth;
         const float* p10 = x + (((int64_t)b * in_h + y1) * in_w + x0) * depth;
@@ -164,7 +160,7 @@ static int nearest(int v, int in_size, float scale, bool align, bool half) {
   } while (0)
 
 static TfLiteStatus nearest_invoke(TfLiteContext* ctx, TfLiteNode* node) {
-  resize_data* d = (resize_data*)node->user_data;
+  el_resize_data* d = (el_resize_data*)node->user_data;
   const TfLiteTensor* in = el_optional_input(ctx, node, 0);
   TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
   if (el_is_dynamic(out)) EL_ENSURE_OK(ctx, resize_plan(ctx, node, d));

@@ -1,5 +1,6 @@
 /* Optimized ADD and MUL (int8, uint8, float32), SUB (float32) and int16 ADD/SUB with general
- * scales (add16_opt.h) for operands of the same shape, or one operand of a single element:
+ * scales (add16_opt.h) for operands of the same shape, one operand of a single element, or
+ * (float32 and int16) one operand of the output's trailing shape such as a per-channel bias:
  * vectorized with the reference arithmetic, so the bits are the reference ones. Other types and
  * broadcasts run the reference kernel. */
 #include <math.h>
@@ -27,8 +28,8 @@ typedef struct el_opt_binary {
   const el_ew_kernels* k;
   el_q8_binary p;
   int a_step, b_step;
-  /* int16 only: one operand of the output's trailing shape (a bias per channel), repeating every
-   * `period` output elements; the other operand has the output's shape. 0: none. */
+  /* float32 and int16: one operand of the output's trailing shape (a bias per channel), repeating
+   * every `period` output elements; the other operand has the output's shape. 0: none. */
   int period;
   int period_is_b;
   int threads;
@@ -169,11 +170,12 @@ static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
   s->a_step = el_num_elements(a) == n ? 1 : (el_num_elements(a) == 1 ? 0 : -1);
   s->b_step = el_num_elements(b) == n ? 1 : (el_num_elements(b) == 1 ? 0 : -1);
   s->period = 0;
-  if (s->is_i16 && s->a_step == 1 && s->b_step < 0 && trailing_shape(b, out)) {
+  const int periodic = s->is_i16 || s->is_float;
+  if (periodic && s->a_step == 1 && s->b_step < 0 && trailing_shape(b, out)) {
     s->period = (int)el_num_elements(b);
     s->period_is_b = 1;
     s->b_step = 1;
-  } else if (s->is_i16 && s->b_step == 1 && s->a_step < 0 && trailing_shape(a, out)) {
+  } else if (periodic && s->b_step == 1 && s->a_step < 0 && trailing_shape(a, out)) {
     s->period = (int)el_num_elements(a);
     s->period_is_b = 0;
     s->a_step = 1;
@@ -222,6 +224,19 @@ typedef struct binary_job {
   int tasks;
 } binary_job;
 
+/* Elements out[o .. o + len) of a float or int16 job from a[ai ..] and b[bi ..] (steps s->a_step,
+ * s->b_step; 1 for the repeating operand). */
+static void span(const el_opt_binary* s, const binary_job* j, int64_t ai, int64_t bi, int64_t o, int64_t len) {
+  const int as = s->period ? 1 : s->a_step, bs = s->period ? 1 : s->b_step;
+  if (s->is_float) {
+    s->k->f32_binary(s->fop, (const float*)(const void*)j->a + ai, as, (const float*)(const void*)j->b + bi, bs,
+                     (float*)(void*)j->out + o, len, s->lo, s->hi);
+  } else {
+    s->add16(&s->p16, (const int16_t*)(const void*)j->a + ai, as, (const int16_t*)(const void*)j->b + bi, bs,
+             (int16_t*)(void*)j->out + o, len);
+  }
+}
+
 static void binary_task(void* arg, int task, int thread) {
   (void)thread;
   const binary_job* j = (const binary_job*)arg;
@@ -231,26 +246,16 @@ static void binary_task(void* arg, int task, int thread) {
   int64_t i1 = chunks * (task + 1) / j->tasks * kChunk;
   if (i1 > j->n) i1 = j->n;
   if (i1 <= i0) return;
-  if (s->is_float) {
-    const float* a = (const float*)(const void*)j->a;
-    const float* b = (const float*)(const void*)j->b;
-    s->k->f32_binary(s->fop, a + i0 * s->a_step, s->a_step, b + i0 * s->b_step, s->b_step,
-                     (float*)(void*)j->out + i0, i1 - i0, s->lo, s->hi);
-    return;
-  }
-  if (s->is_i16) {
-    const int16_t* a = (const int16_t*)(const void*)j->a;
-    const int16_t* b = (const int16_t*)(const void*)j->b;
-    int16_t* out = (int16_t*)(void*)j->out;
+  if (s->is_float || s->is_i16) {
     if (s->period == 0) {
-      s->add16(&s->p16, a + i0 * s->a_step, s->a_step, b + i0 * s->b_step, s->b_step, out + i0, i1 - i0);
+      span(s, j, i0 * s->a_step, i0 * s->b_step, i0, i1 - i0);
       return;
     }
     /* Segments that stay within one repetition of the short operand. */
     for (int64_t i = i0; i < i1;) {
       const int64_t at = i % s->period;
       const int64_t len = i1 - i < s->period - at ? i1 - i : s->period - at;
-      s->add16(&s->p16, s->period_is_b ? a + i : a + at, 1, s->period_is_b ? b + at : b + i, 1, out + i, len);
+      span(s, j, s->period_is_b ? i : at, s->period_is_b ? at : i, i, len);
       i += len;
     }
     return;
