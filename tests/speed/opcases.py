@@ -726,17 +726,22 @@ def binary_float(op: str) -> Callable[[np.random.Generator], Case]:
         elif kind == "odd":
             b_shape = shape[:-1] + [1]
         act = _pick(rng, ACTIVATIONS)
-        model = single_op_model(op, [TensorSpec(a_shape, np.float32), TensorSpec(b_shape, np.float32)],
-                                [TensorSpec(shape, np.float32)],
-                                options=options({"ADD": "Add", "SUB": "Sub", "MUL": "Mul"}[op],
-                                                fused_activation_function=act))
         xs = []
         for sh in (a_shape, b_shape):
             x = (rng.standard_normal(sh) * 3.0).astype(np.float32)
             special = rng.random(sh) < 0.05
             x[special] = rng.choice(np.array([0.0, -0.0, np.nan], np.float32), size=int(special.sum()))
             xs.append(x)
-        return Case(f"{op.lower()} float32 {a_shape}+{b_shape} {act}", model, xs)
+        # A constant per-channel operand (a bias) is repeated once in prepare by the optimized kernel.
+        constant = kind in ("broadcast", "broadcast_a") and rng.random() < 0.5
+        short = 1 if kind == "broadcast" else 0
+        specs = [TensorSpec(sh, np.float32, data=x if constant and i == short else None)
+                 for i, (sh, x) in enumerate(zip((a_shape, b_shape), xs))]
+        model = single_op_model(op, specs, [TensorSpec(shape, np.float32)],
+                                options=options({"ADD": "Add", "SUB": "Sub", "MUL": "Mul"}[op],
+                                                fused_activation_function=act))
+        feeds = [x for i, x in enumerate(xs) if not (constant and i == short)]
+        return Case(f"{op.lower()} float32 {a_shape}+{b_shape}{' const' if constant else ''} {act}", model, feeds)
 
     return gen
 

@@ -4,6 +4,7 @@
  * vectorized with the reference arithmetic, so the bits are the reference ones. Other types and
  * broadcasts run the reference kernel. */
 #include <math.h>
+#include <string.h>
 
 #include "kernels/elementwise_binary.h"
 #include "kernels/elementwise_quant.h"
@@ -32,6 +33,10 @@ typedef struct el_opt_binary {
    * every `period` output elements; the other operand has the output's shape. 0: none. */
   int period;
   int period_is_b;
+  /* float, a constant short operand: repeated to `tile_len` (a multiple of `period`) elements, so
+   * the vector kernel runs on long segments instead of one repetition at a time. NULL: none. */
+  const float* tile;
+  int64_t tile_len;
   int threads;
 } el_opt_binary;
 
@@ -185,9 +190,19 @@ static TfLiteStatus opt_binary_prepare(TfLiteContext* ctx, TfLiteNode* node,
       (s->b_step == 1 && !b_repeats && !el_same_shape(b, out))) {
     return kTfLiteOk;
   }
+  s->tile = NULL;
   if (s->is_float) {
     s->fop = op;
     el_activation_range_f32(activation_of(node, op), &s->lo, &s->hi);
+    const TfLiteTensor* short_op = s->period_is_b ? b : a;
+    if (s->period > 0 && s->period < kChunk && el_is_constant_or_persistent(short_op)) {
+      const int64_t reps = kChunk / s->period;
+      float* tile = (float*)el_opt_persistent(ctx, (size_t)(reps * s->period) * sizeof(float));
+      EL_ENSURE(ctx, tile != NULL);
+      for (int64_t r = 0; r < reps; ++r) memcpy(tile + r * s->period, short_op->data.f, (size_t)s->period * sizeof(float));
+      s->tile = tile;
+      s->tile_len = reps * s->period;
+    }
   } else if (s->is_i16) {
     /* The reference prepared the requantization; power-of-two scales keep its own path. */
     const el_add_sub_params* p16 = el_binary_add_sub_params(s->ref.quant);
@@ -225,12 +240,13 @@ typedef struct binary_job {
 } binary_job;
 
 /* Elements out[o .. o + len) of a float or int16 job from a[ai ..] and b[bi ..] (steps s->a_step,
- * s->b_step; 1 for the repeating operand). */
+ * s->b_step; 1 for the repeating operand, read from its tile when it has one). */
 static void span(const el_opt_binary* s, const binary_job* j, int64_t ai, int64_t bi, int64_t o, int64_t len) {
   const int as = s->period ? 1 : s->a_step, bs = s->period ? 1 : s->b_step;
   if (s->is_float) {
-    s->k->f32_binary(s->fop, (const float*)(const void*)j->a + ai, as, (const float*)(const void*)j->b + bi, bs,
-                     (float*)(void*)j->out + o, len, s->lo, s->hi);
+    const float* a = s->tile != NULL && !s->period_is_b ? s->tile : (const float*)(const void*)j->a;
+    const float* b = s->tile != NULL && s->period_is_b ? s->tile : (const float*)(const void*)j->b;
+    s->k->f32_binary(s->fop, a + ai, as, b + bi, bs, (float*)(void*)j->out + o, len, s->lo, s->hi);
   } else {
     s->add16(&s->p16, (const int16_t*)(const void*)j->a + ai, as, (const int16_t*)(const void*)j->b + bi, bs,
              (int16_t*)(void*)j->out + o, len);
@@ -254,7 +270,8 @@ static void binary_task(void* arg, int task, int thread) {
     /* Segments that stay within one repetition of the short operand. */
     for (int64_t i = i0; i < i1;) {
       const int64_t at = i % s->period;
-      const int64_t len = i1 - i < s->period - at ? i1 - i : s->period - at;
+      const int64_t room = (s->tile != NULL ? s->tile_len : s->period) - at;
+      const int64_t len = i1 - i < room ? i1 - i : room;
       span(s, j, s->period_is_b ? i : at, s->period_is_b ? at : i, i, len);
       i += len;
     }
