@@ -13,8 +13,8 @@
 #include "kernels/optimized/opt_kernels.h"
 #include "kernels/resize.h"
 
-typedef void (*blend_fn)(const float* p00, const float* p10, const float* p01, const float* p11, float dy,
-                         float dx, float* o, int depth);
+typedef void (*blend_fn)(const float* r0, const float* r1, const int* x0, const int* x1, const float* dxs,
+                         int ow, int depth, float dy, float* o);
 
 typedef struct opt_resize_state {
   el_resize_data ref; /* first: the reference kernel runs on the same user_data */
@@ -26,22 +26,31 @@ typedef struct opt_resize_state {
   blend_fn blend;
 } opt_resize_state;
 
-/* The reference's per-channel expression, written the same way. */
-#define BLEND_BODY                                                                                        \
-  for (int c = 0; c < depth; ++c) {                                                                       \
-    o[c] = p00[c] * (1 - dy) * (1 - dx) + p10[c] * dy * (1 - dx) + p01[c] * (1 - dy) * dx + p11[c] * dy * dx; \
+/* One output row from source rows r0 (above) and r1 (below): the reference's per-channel
+ * expression, written the same way. */
+#define BLEND_ROW_BODY                                                                                   \
+  for (int ox = 0; ox < ow; ++ox) {                                                                      \
+    const float* p00 = r0 + (size_t)x0[ox] * depth;                                                      \
+    const float* p01 = r0 + (size_t)x1[ox] * depth;                                                      \
+    const float* p10 = r1 + (size_t)x0[ox] * depth;                                                      \
+    const float* p11 = r1 + (size_t)x1[ox] * depth;                                                      \
+    const float dx = dxs[ox];                                                                            \
+    float* q = o + (size_t)ox * depth;                                                                   \
+    for (int c = 0; c < depth; ++c) {                                                                    \
+      q[c] = p00[c] * (1 - dy) * (1 - dx) + p10[c] * dy * (1 - dx) + p01[c] * (1 - dy) * dx + p11[c] * dy * dx; \
+    }                                                                                                    \
   }
 
-static void blend_c(const float* p00, const float* p10, const float* p01, const float* p11, float dy, float dx,
-                    float* o, int depth) {
-  BLEND_BODY
+static void blend_c(const float* r0, const float* r1, const int* x0, const int* x1, const float* dxs, int ow,
+                    int depth, float dy, float* o) {
+  BLEND_ROW_BODY
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) static void blend_avx2(const float* p00, const float* p10, const float* p01,
-                                                       const float* p11, float dy, float dx, float* o,
-                                                       int depth) {
-  BLEND_BODY
+__attribute__((target("avx2"))) static void blend_avx2(const float* r0, const float* r1, const int* x0,
+                                                       const int* x1, const float* dxs, int ow, int depth,
+                                                       float dy, float* o) {
+  BLEND_ROW_BODY
 }
 #endif
 
@@ -102,11 +111,7 @@ static TfLiteStatus opt_resize_invoke(TfLiteContext* ctx, TfLiteNode* node) {
       const float dy = fy - (float)y0;
       const float* r0 = img + (size_t)y0 * row;
       const float* r1 = img + (size_t)y1 * row;
-      float* o = y + ((size_t)b * oh + oy) * (size_t)ow * depth;
-      for (int ox = 0; ox < ow; ++ox) {
-        const size_t c0 = (size_t)s->x0[ox] * depth, c1 = (size_t)s->x1[ox] * depth;
-        s->blend(r0 + c0, r1 + c0, r0 + c1, r1 + c1, dy, s->dx[ox], o + (size_t)ox * depth, depth);
-      }
+      s->blend(r0, r1, s->x0, s->x1, s->dx, ow, depth, dy, y + ((size_t)b * oh + oy) * (size_t)ow * depth);
     }
   }
   return kTfLiteOk;
