@@ -3,7 +3,8 @@
  * on vectors; along the last axis each row's extreme is found on vectors and then its first
  * position. Both keep the reference's rule: the first index of the extreme under a strict
  * comparison from element 0, so a NaN never wins unless it is element 0 (rows holding a NaN take
- * the reference loop). Other types run the reference kernel. */
+ * the reference loop); short last axes run eight rows at a time, compared lane by lane. Other
+ * types run the reference kernel. */
 #include <math.h>
 #include <stdint.h>
 
@@ -19,7 +20,8 @@
 #include "kernels/optimized/simd_x86.h"
 #endif
 
-enum { kBlock = 64 };
+/* kGatherAxis: last axes up to this long run eight rows at a time. */
+enum { kBlock = 64, kGatherAxis = 32 };
 
 typedef struct opt_arg_state {
   el_arg_data ref; /* first: the reference kernel runs on the same user_data */
@@ -85,6 +87,22 @@ EL_TARGET_AVX2 static int64_t row_avx2(const float* p, int n, int is_max) {
   }
   return 0;
 }
+
+/* Eight rows of a short last axis side by side (gathered), with the reference's strict
+ * comparison on each lane: a NaN never wins, a NaN element 0 is kept. */
+EL_TARGET_AVX2 static void rows8_avx2(const float* p, int axis, int is_max, int32_t* index) {
+  const __m256i offs = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(axis));
+  __m256 best = _mm256_i32gather_ps(p, offs, 4);
+  __m256i at = _mm256_setzero_si256();
+  for (int k = 1; k < axis; ++k) {
+    const __m256 v = _mm256_i32gather_ps(p + k, offs, 4);
+    const __m256 better = is_max ? _mm256_cmp_ps(v, best, _CMP_GT_OQ) : _mm256_cmp_ps(v, best, _CMP_LT_OQ);
+    best = _mm256_blendv_ps(best, v, better);
+    at = _mm256_castps_si256(
+        _mm256_blendv_ps(_mm256_castsi256_ps(at), _mm256_castsi256_ps(_mm256_set1_epi32(k)), better));
+  }
+  _mm256_storeu_si256((__m256i*)(void*)index, at);
+}
 #endif
 
 /* Running extremes of `count` positions (elements `inner` apart along the axis). */
@@ -140,6 +158,15 @@ static TfLiteStatus opt_arg_invoke(TfLiteContext* ctx, TfLiteNode* node, const T
   for (int64_t o = 0; o < s->ref.outer; ++o) {
     const float* base = x + o * axis * inner;
     if (inner == 1) {
+#if defined(__x86_64__)
+      if (s->avx2 && axis <= kGatherAxis && o + 8 <= s->ref.outer) {
+        int32_t index[8];
+        rows8_avx2(base, axis, is_max, index);
+        for (int r = 0; r < 8; ++r) store_index(out, o + r, index[r]);
+        o += 7;
+        continue;
+      }
+#endif
       int64_t at = -1;
 #if defined(__x86_64__)
       if (s->avx2) at = row_avx2(base, axis, is_max);
