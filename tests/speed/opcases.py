@@ -984,6 +984,35 @@ def arg_extreme(op: str) -> Callable[[np.random.Generator], Case]:
     return gen
 
 
+CAST_TYPES = ("int8", "uint8", "int16", "int32", "int64", "float32", "bool", "float16")
+
+
+def cast_pair() -> Callable[[np.random.Generator], Case]:
+    """CAST between integer types, float32 and (reference path) bool/float16: integers over their
+    whole range, floats with fractions, +-inf, NaN and values past int32/int64."""
+
+    def gen(rng: np.random.Generator) -> Case:
+        src, dst = _pick(rng, CAST_TYPES), _pick(rng, CAST_TYPES)
+        shape = [int(v) for v in rng.integers(1, 9, size=int(rng.integers(1, 4)))]
+        if src == "bool":
+            x = rng.random(shape) < 0.5
+        elif src.startswith("float"):
+            x = rng.standard_normal(shape) * _logu(rng, 1.0, 1e12)
+            special = rng.random(shape) < 0.1
+            x[special] = rng.choice([np.inf, -np.inf, np.nan, 2.0 ** 31, -2.0 ** 31 - 1, 2.0 ** 63, -0.0],
+                                    size=int(special.sum()))
+            with np.errstate(over="ignore"):  # float16 saturates to inf, which CAST must handle
+                x = x.astype(src)
+        else:
+            info = np.iinfo(src)
+            x = rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=src)
+        model = single_op_model("CAST", [TensorSpec(shape, src)], [TensorSpec(shape, dst)],
+                                options=options("Cast", in_data_type=src.upper(), out_data_type=dst.upper()))
+        return Case(f"cast {src}->{dst} {shape}", model, [x])
+
+    return gen
+
+
 FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "CONV_2D": [conv("int8"), conv("int8"), conv("uint8"), conv("float32"), conv("int8", ties=True),
                 conv("int8", wrap=True)],
@@ -1026,6 +1055,7 @@ FAMILIES: Dict[str, List[Callable[[np.random.Generator], Case]]] = {
     "RESIZE_BILINEAR": [resize_bilinear_float()],
     "ARG_MAX": [arg_extreme("ARG_MAX")],
     "ARG_MIN": [arg_extreme("ARG_MIN")],
+    "CAST": [cast_pair()],
 }
 
 

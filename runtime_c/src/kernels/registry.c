@@ -211,7 +211,7 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
     REF(EL_OP_RESIZE_NEAREST_NEIGHBOR, 1, 4, el_ref_resize_nearest_neighbor),
     REF(EL_OP_GATHER, 1, 8, el_ref_gather),
     /* cast.c, dequantize.c */
-    REF(EL_OP_CAST, 1, 9, el_ref_cast),
+    OPT(EL_OP_CAST, 1, 9, el_ref_cast, el_opt_cast),
     OPT(EL_OP_DEQUANTIZE, 1, 9, el_ref_dequantize, el_opt_dequantize),
     /* quantize.c, l2_norm.c, arg_min_max.c, transpose_conv.c */
     OPT(EL_OP_QUANTIZE, 1, 6, el_ref_quantize, el_opt_quantize),

@@ -37,6 +37,7 @@ extern const TfLiteRegistration el_opt_svdf;
 extern const TfLiteRegistration el_opt_resize_bilinear;
 extern const TfLiteRegistration el_opt_arg_max;
 extern const TfLiteRegistration el_opt_arg_min;
+extern const TfLiteRegistration el_opt_cast;
 
 /* The CPU backend of the interpreter running `ctx` (NULL outside an edgelite interpreter:
  * kernels then run on one thread at the best ISA level). */
