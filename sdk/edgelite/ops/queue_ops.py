@@ -5,6 +5,7 @@ ops act on it, each holding a list of components of the queue's dtypes.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 from typing import Any, Optional
 
@@ -28,13 +29,25 @@ def _queue_kernel(ctx: Any) -> Any:
         shapes = [None if s.ndims is None else s.as_list() for s in ctx.attrs["shapes"]] or \
             [None] * len(ctx.attrs["component_types"])
         cls = _RUNTIMES[ctx.op.type]
-        rng = ctx.rng if cls is qr.RandomShuffleRuntime else None
-        # TensorFlow names a queue resource "_<process-wide count>_<node name>" in its messages.
-        q = cls(f"_{next(_RESOURCE_IDS)}_{ctx.op.name}", int(ctx.attrs["capacity"]), shapes, rng,
+        rng = _shuffle_generator(ctx) if cls is qr.RandomShuffleRuntime else None
+        # TensorFlow names a queue resource by its shared name, else "_<process-wide count>_<node name>".
+        name = ctx.attrs.get("shared_name") or f"_{next(_RESOURCE_IDS)}_{ctx.op.name}"
+        q = cls(name, int(ctx.attrs["capacity"]), shapes, rng,
                 int(ctx.attrs.get("min_after_dequeue", 0)))
         ctx.state.op_state[key] = q
         ctx.state.closers.append(q.cancel)
     return q
+
+
+def _shuffle_generator(ctx: Any) -> Any:
+    """The Philox generator TensorFlow's RandomShuffleQueue kernel draws from, after its attr checks."""
+    from edgelite.data.philox import op_generator
+    capacity, least = int(ctx.attrs["capacity"]), int(ctx.attrs.get("min_after_dequeue", 0))
+    if least < 0:
+        raise errors.InvalidArgumentError(None, None, f"min_after_dequeue {least} must be >= 0")
+    if 0 <= capacity <= least:
+        raise errors.InvalidArgumentError(None, None, f"min_after_dequeue {least} must be < capacity {capacity}")
+    return op_generator(int(ctx.attrs.get("seed", 0)), int(ctx.attrs.get("seed2", 0)))
 
 
 for _type in _RUNTIMES:
@@ -340,6 +353,11 @@ class RandomShuffleQueue(QueueBase):
         seed1, seed2 = random_seed.get_seed(seed)
         if seed1 is None and seed2 is None:
             seed1, seed2 = 0, 0
+        elif seed is None and shared_name is not None:
+            # Only a graph seed: a shared queue takes seed2 from the graph seed and its shared name alone
+            # (not the per-graph op count), so every graph sharing it asks for the same seeds.
+            digest = hashlib.md5((str(seed1) + shared_name).encode("utf-8")).hexdigest()
+            seed2 = int(digest[:8], 16) & 0x7FFFFFFF
         ref = _queue_handle("RandomShuffleQueueV2", name, dts, shp, capacity, shared_name,
                             {"min_after_dequeue": int(min_after_dequeue), "seed": int(seed1), "seed2": int(seed2)})
         super().__init__(dts, shp, names, ref)

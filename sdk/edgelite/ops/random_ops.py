@@ -63,9 +63,21 @@ register_op("RandomUniformInt", inputs=["shape: T", "minval: Tout", "maxval: Tou
 
 
 def _shuffle_kernel(ctx: Any, value: np.ndarray) -> np.ndarray:
-    if value.ndim == 0:
+    """TensorFlow's RandomShuffle: a Fisher-Yates pass over the rows drawing exactly n - 1 samples (sample %
+    rows left) from a Philox run reserved per step, so a seeded op repeats TensorFlow's permutations."""
+    if value.ndim == 0 or value.size <= 1 or value.shape[0] <= 1:
         return value.copy()
-    return value[ctx.rng.permutation(value.shape[0])]
+    from edgelite.data.philox import op_generator
+    key = ("RandomShuffle", id(ctx.op))
+    gen = ctx.state.rngs.get(key)
+    if gen is None:
+        gen = ctx.state.rngs[key] = op_generator(int(ctx.attrs.get("seed", 0)), int(ctx.attrs.get("seed2", 0)))
+    n = value.shape[0]
+    picks = gen.reserve(n - 1).take(n - 1) % np.arange(n, 1, -1, dtype=np.uint32)
+    order = list(range(n))
+    for i, j in enumerate(picks.tolist()):
+        order[i], order[i + j] = order[i + j], order[i]
+    return value[order]
 
 
 register_op("RandomShuffle", inputs=["value: T"], outputs=["output: T"], kernel=_shuffle_kernel,

@@ -55,12 +55,13 @@ def input_producer(input_tensor: Any, element_shape: Any = None, num_epochs: Opt
         if shuffle:
             input_tensor = random_ops.random_shuffle(input_tensor, seed=seed)
         input_tensor = limit_epochs(input_tensor, num_epochs)
+        # The queue takes the caller's name as is (None: the op type), as TensorFlow's input_producer names it.
         q = FIFOQueue(capacity=capacity, dtypes=[input_tensor.dtype.base_dtype], shapes=[element_shape],
-                      shared_name=shared_name, name="fifo_queue")
+                      shared_name=shared_name, name=name)
         enq = q.enqueue_many([input_tensor])
         add_queue_runner(QueueRunner(q, [enq], cancel_op=cancel_op))
         if summary_name is not None:
-            _fill_summary(f"queue/{q.name}/{summary_name}", q.size(), capacity)
+            _fill_summary(summary_name, q.size(), capacity)
         return q
 
 
