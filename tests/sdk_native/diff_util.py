@@ -58,3 +58,33 @@ def assert_close(ref: Any, out: Any, rtol: float = 2e-5, scale_atol: float = 2e-
 
 def randn(rng: np.random.Generator, *shape: int) -> np.ndarray:
     return rng.standard_normal(shape).astype(np.float32)
+
+
+def isa_levels() -> List[str]:
+    """The kernels' ISA levels this CPU runs among scalar / avx2 / avx512 (each has its own code paths)."""
+    from edgelite.kernels import native_lib
+    h = native_lib.handle()
+    if h is None:
+        return []
+    levels = []
+    for isa in ("scalar", "avx2", "avx512"):
+        out = h.ffi.new("el_train_kernels **")
+        if h.lib.el_train_kernels_create(isa.encode(), 1, out) == 0:
+            h.lib.el_train_kernels_destroy(out[0])
+            levels.append(isa)
+    return levels
+
+
+@contextlib.contextmanager
+def kernels_at(isa: str) -> Iterator[None]:
+    """Runs a block with the compiled kernels at one ISA level (one thread), restoring the loaded ones after it."""
+    from edgelite.kernels import native_lib
+    h = native_lib.handle()
+    out = h.ffi.new("el_train_kernels **")
+    assert h.lib.el_train_kernels_create(isa.encode(), 1, out) == 0, isa
+    saved = native_lib._cache["handle"]
+    native_lib._cache["handle"] = native_lib.Handle(h.ffi, h.lib, h.ffi.gc(out[0], h.lib.el_train_kernels_destroy))
+    try:
+        yield
+    finally:
+        native_lib._cache["handle"] = saved
