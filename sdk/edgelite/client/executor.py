@@ -235,6 +235,7 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
             deps += [t.op for t in reversed(op._inputs) if t not in fed and t.op not in visited]
             for d in deps:
                 stack.append((d, False))
+    order = _without_unread_gradients(order, fetch_tensors, target_ops)
     specs = []
     folded: dict = {}
     for op in order:
@@ -266,6 +267,23 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
     steps = [inplace_step(spec) or compile_step(spec) for spec in specs]
     return Plan(steps, tuple(spec.op for spec in specs), template, [slots[t] for t in feed_tensors], fetch_slots,
                 state, tuple(order))
+
+
+# Pure gradient ops that are often reached only through a control edge: the input gradient of a network's first
+# layer, which the gating tuple of `gate_gradients` runs although nothing reads it. Skipping one whose outputs no op
+# of the plan reads changes no value (TensorFlow's dependency optimizer turns such nodes into NoOps as well).
+_SKIPPABLE_UNREAD = frozenset({"Conv2DBackpropInput", "DepthwiseConv2dNativeBackpropInput", "Conv3DBackpropInputV2"})
+
+
+def _without_unread_gradients(order: list, fetch_tensors: list, target_ops: list) -> list:
+    """`order` without the skippable ops whose outputs are neither fetched, targeted nor read by a planned op."""
+    if not any(op.type in _SKIPPABLE_UNREAD for op in order):
+        return order
+    read = {t for op in order for t in op._inputs}
+    read.update(t for t in fetch_tensors if t is not None)
+    targets = set(target_ops)
+    return [op for op in order if op.type not in _SKIPPABLE_UNREAD or op in targets
+            or any(t in read for t in op._outputs)]
 
 
 def _input_groups(op: Operation) -> list:
