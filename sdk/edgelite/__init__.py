@@ -82,6 +82,10 @@ from edgelite.ops.string_split_ops import reduce_join, string_split  # noqa: F40
 from edgelite import strings  # noqa: F401,E402
 from edgelite import sparse  # noqa: F401,E402
 
+# ---- ragged tensors: tf.RaggedTensor and the tf.ragged namespace ----------------------------------
+from edgelite.ragged.ragged_tensor import RaggedTensor  # noqa: F401,E402
+from edgelite import ragged  # noqa: F401,E402
+
 # ---- control flow ------------------------------------------------------------------------------
 from edgelite.ops.control_flow_ops import group, no_op, tuple, with_dependencies  # noqa: F401
 

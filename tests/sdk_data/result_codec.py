@@ -10,6 +10,8 @@ def encode(value):
     """JSON-able form of a fetched value; bytes are kept as latin-1 text so nothing is lost."""
     if isinstance(value, dict):
         return {"dict": {str(k): encode(v) for k, v in sorted(value.items())}}
+    if hasattr(value, "nested_row_splits") and hasattr(value, "flat_values"):
+        return {"ragged": [encode(value.flat_values), [encode(s) for s in value.nested_row_splits]]}
     if hasattr(value, "indices") and hasattr(value, "dense_shape") and hasattr(value, "values"):
         return {"sparse": [encode(value.indices), encode(value.values), encode(value.dense_shape)]}
     if isinstance(value, (list, tuple)):

@@ -25,6 +25,17 @@ def _is_namedtuple(x: Any) -> bool:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
+def _is_ragged_tensor(x: Any) -> bool:
+    # imported on use: edgelite.ragged builds on the ops modules, which load after the session
+    from edgelite.ragged.ragged_tensor import RaggedTensor
+    return isinstance(x, RaggedTensor)
+
+
+def _is_ragged_value(x: Any) -> bool:
+    from edgelite.ragged.ragged_tensor_value import RaggedTensorValue
+    return isinstance(x, RaggedTensorValue)
+
+
 class _FetchMapper:
     """Flattens a nested fetch structure into graph elements and rebuilds results in its shape."""
 
@@ -55,6 +66,8 @@ class _FetchMapper:
             return ("slices", None, [self._flatten(p) for p in parts])
         if isinstance(f, SparseTensor):
             return ("sparse", None, [self._flatten(p) for p in (f.indices, f.values, f.dense_shape)])
+        if _is_ragged_tensor(f):
+            return ("ragged", None, [self._flatten(p) for p in (f.flat_values,) + f.nested_row_splits])
         try:
             el = self.graph.as_graph_element(f, allow_tensor=True, allow_operation=True)
         except TypeError:
@@ -87,6 +100,12 @@ class _FetchMapper:
             return IndexedSlicesValue(parts[0], parts[1], parts[2] if len(parts) > 2 else None)
         if kind == "sparse":
             return SparseTensorValue(*[self._build(s, values) for s in payload])
+        if kind == "ragged":
+            from edgelite.ragged.ragged_tensor_value import RaggedTensorValue
+            flat, *splits = [self._build(s, values) for s in payload]
+            for row_splits in reversed(splits):
+                flat = RaggedTensorValue(flat, row_splits)
+            return flat
         items = [self._build(s, values) for s in payload]
         return items if typ is list else (tuple(items) if typ is tuple else typ(items))
 
@@ -158,6 +177,8 @@ class BaseSession:
                                 "Python scalars, strings, lists, numpy ndarrays, or TensorHandles. For reference, "
                                 f"the tensor object was {val} which was passed to the feed with key {t}.")
             if isinstance(t, tuple):
+                if _is_ragged_value(val):
+                    val = (val.flat_values,) + val.nested_row_splits
                 for pt, pv in zip(t, val):
                     tensors.append(pt)
                     values.append(self._convert_feed_value(pt, pv))
@@ -175,6 +196,8 @@ class BaseSession:
             return tuple(self._feed_key(p) for p in parts)
         if isinstance(key, SparseTensor):
             return tuple(self._feed_key(p) for p in (key.indices, key.values, key.dense_shape))
+        if _is_ragged_tensor(key):
+            return tuple(self._feed_key(p) for p in (key.flat_values,) + key.nested_row_splits)
         try:
             t = self._graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
         except Exception as e:

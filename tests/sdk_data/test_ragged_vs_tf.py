@@ -1,0 +1,27 @@
+"""RaggedTensor construction, conversion, accessors, feeds and validation errors against TensorFlow's records."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import edgelite as tf
+from . import ragged_cases, ragged_codec
+
+RECORDED = json.loads((Path(__file__).resolve().parent / "fixtures" / "tf_ragged.json").read_text())
+
+
+def _comparable(result: dict) -> dict:
+    if "message" in result:
+        result = dict(result, message=ragged_codec.mask_names(result["message"]))
+    return result
+
+
+@pytest.mark.parametrize("name,fn", ragged_cases.CASES, ids=[c[0] for c in ragged_cases.CASES])
+def test_ragged_matches_tensorflow(name, fn):
+    assert _comparable(ragged_codec.run(tf, fn)) == _comparable(RECORDED["ragged"][name])
+
+
+def test_constant_value_matches_tensorflow():
+    assert ragged_cases.constant_value_cases(tf) == RECORDED["constant_value"]
