@@ -40,7 +40,9 @@ def run(tf, fn) -> dict:
 
 def mask_names(message: str) -> str:
     """A message without what depends on each library's graph internals: tensor names in assertions (scopes
-    nest differently), the node detail TensorFlow's shape inference appends, and its graph-tensor class name."""
+    nest differently), the node detail TensorFlow's shape inference appends, module paths of classes and TF's
+    graph-tensor class name."""
     message = re.sub(r"\(([\w./-]+:\d+)\)", "(<tensor>)", message)
     message = re.sub(r" for '\{\{node .*", "", message, flags=re.S)
+    message = re.sub(r"<class '[\w.]+\.(\w+)'>", r"<class '\1'>", message)
     return message.replace("SymbolicTensor", "Tensor")

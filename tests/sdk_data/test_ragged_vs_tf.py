@@ -1,4 +1,5 @@
-"""RaggedTensor construction, conversion, accessors, feeds and validation errors against TensorFlow's records."""
+"""RaggedTensor (construction, conversion, accessors, feeds, validation errors) and RaggedFeature parsing against
+TensorFlow's records."""
 from __future__ import annotations
 
 import json
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import edgelite as tf
-from . import ragged_cases, ragged_codec
+from . import ragged_cases, ragged_codec, ragged_parse_cases
 
 RECORDED = json.loads((Path(__file__).resolve().parent / "fixtures" / "tf_ragged.json").read_text())
 
@@ -25,3 +26,14 @@ def test_ragged_matches_tensorflow(name, fn):
 
 def test_constant_value_matches_tensorflow():
     assert ragged_cases.constant_value_cases(tf) == RECORDED["constant_value"]
+
+
+@pytest.mark.parametrize("name,fn", ragged_parse_cases.CASES, ids=[c[0] for c in ragged_parse_cases.CASES])
+def test_ragged_feature_parsing_matches_tensorflow(name, fn):
+    assert _comparable(ragged_codec.run(tf, fn)) == _comparable(RECORDED["parse"][name])
+
+
+def test_ragged_feature_spec_matches_tensorflow():
+    got = ragged_parse_cases.spec_facts(tf)
+    assert ragged_codec.mask_names(got.pop("repr")) == ragged_codec.mask_names(RECORDED["spec"]["repr"])
+    assert got == {k: v for k, v in RECORDED["spec"].items() if k != "repr"}

@@ -6,7 +6,9 @@ from .decode_ops import (  # noqa: F401
     decode_base64, decode_compressed, decode_json_example, decode_raw, encode_base64, parse_tensor, serialize_tensor,
 )
 from .file_ops import matching_files, read_file, write_file  # noqa: F401
-from .parsing_config import FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature  # noqa: F401
+from .parsing_config import (  # noqa: F401
+    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, SparseFeature, VarLenFeature,
+)
 from .parsing_ops import (  # noqa: F401
     parse_example, parse_sequence_example, parse_single_example, parse_single_sequence_example,
 )

@@ -257,7 +257,8 @@ def _scalarized(triple: tuple) -> tuple:
 
 def parse_examples(serialized: np.ndarray, names: np.ndarray, dense: Sequence[DenseSpec],
                    sparse: Sequence[SparseSpec]) -> tuple:
-    """Parse a scalar or a vector of serialized Examples: ([dense arrays], [(indices, values, shape)])."""
+    """Parse a scalar or a vector of serialized Examples: ([dense arrays], [(indices, values, shape)], the
+    records' feature maps and their _Where, for the ragged keys)."""
     scalar = serialized.ndim == 0
     records = serialized.reshape(-1)
     where = _Where(np.asarray(names).reshape(-1), scalar)
@@ -269,7 +270,7 @@ def parse_examples(serialized: np.ndarray, names: np.ndarray, dense: Sequence[De
     if scalar:
         dense_out = [d[0] for d in dense_out]
         sparse_out = [_scalarized(t) for t in sparse_out]
-    return dense_out, sparse_out
+    return dense_out, sparse_out, feats, where
 
 
 def _step_values(spec_key: str, dtype: str, steps: Any, where: _Where, i: int) -> list:
@@ -280,7 +281,8 @@ def parse_sequence_examples(serialized: np.ndarray, names: np.ndarray, context_d
                             context_sparse: Sequence[SparseSpec], seq_dense: Sequence[DenseSpec],
                             seq_sparse: Sequence[SparseSpec]) -> tuple:
     """Parse SequenceExamples: context like parse_examples, then per feature list dense [steps] + shape
-    (padded over a batch) with the step counts, and sparse [steps, values] triples."""
+    (padded over a batch) with the step counts, and sparse [steps, values] triples; then the context feature
+    maps, feature lists and _Where for the ragged keys."""
     scalar = serialized.ndim == 0
     records = serialized.reshape(-1)
     where = _Where(np.asarray(names).reshape(-1), scalar)
@@ -330,7 +332,7 @@ def parse_sequence_examples(serialized: np.ndarray, names: np.ndarray, context_d
         ctx_sparse = [_scalarized(t) for t in ctx_sparse]
         seq_out = [d[0] for d in seq_out]
         seq_sp = [_scalarized(t) for t in seq_sp]
-    return ctx_dense, ctx_sparse, seq_out, seq_sp, lengths
+    return ctx_dense, ctx_sparse, seq_out, seq_sp, lengths, ctx, lists, where
 
 
 def _step_triple(entries: list, batch: int, dtype: str) -> tuple:

@@ -13,7 +13,10 @@ from edgelite.framework import dtypes, ops, tensor_shape
 from edgelite.framework.op_def_registry import register_op
 
 from . import example_parser as ep
-from .parsing_config import FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, PARSEABLE
+from . import ragged_parser, ragged_parsing
+from .parsing_config import (
+    FixedLenFeature, FixedLenSequenceFeature, PARSEABLE, RaggedFeature, SparseFeature, VarLenFeature,
+)
 
 _SHORT = {dtypes.int64: "int64", dtypes.float32: "float", dtypes.string: "string"}
 
@@ -79,9 +82,9 @@ def _split(features: dict, in_sequence: bool = False) -> tuple:
             dt = _short(spec.dtype, key)
             shape = _shape(spec, key)
             dense.append(ep.DenseSpec(key, dt, shape, _default(spec, key, dt, shape, False)))
-        else:
+        elif not isinstance(spec, RaggedFeature):
             raise ValueError(f"Unsupported feature type for key {key}: {type(spec).__name__}.")
-    return dense, sparse
+    return dense, sparse, ragged_parsing.ragged_specs(features, _short)
 
 
 _TF_DTYPE = {"int64": dtypes.int64, "float": dtypes.float32, "string": dtypes.string}
@@ -92,6 +95,11 @@ def _out_dtypes(dense: list, sparse: list) -> list:
             + [_TF_DTYPE[d.dtype] for d in dense])
 
 
+def _ragged_dtypes(ragged: list, levels: int = 1) -> list:
+    """Values, then `levels` row-splits outputs per ragged key."""
+    return [_TF_DTYPE[r.dtype] for r in ragged] + [dtypes.as_dtype(r.splits_dtype) for r in ragged] * levels
+
+
 def _out_shapes(batch: list, dense: list, sparse: list, extra: int = 0) -> list:
     rank = len(batch) + extra
     shapes = [[None, rank + (len(s.index_keys) if s.index_keys else 1)] for s in sparse]
@@ -99,6 +107,13 @@ def _out_shapes(batch: list, dense: list, sparse: list, extra: int = 0) -> list:
     shapes += [[rank + (len(s.index_keys) if s.index_keys else 1)] for s in sparse]
     shapes += [batch + ([None] if (d.seq or extra) else []) + list(d.shape) for d in dense]
     return shapes
+
+
+def _splits_shape(batch: list) -> list:
+    """Row splits over a batch of records: one more than the records (a scalar record gives [2])."""
+    if len(batch) > 1:
+        return [None]
+    return [2] if not batch else [None if batch[0] is None else batch[0] + 1]
 
 
 def _kernel_result(outs: list) -> Any:
@@ -111,9 +126,9 @@ def _flatten_sparse(triples: list) -> list:
 
 
 def _parse_example_kernel(ctx: Any, serialized: np.ndarray, names: np.ndarray) -> Any:
-    dense, sparse = ctx.attrs["_specs"]
-    dense_out, sparse_out = ep.parse_examples(serialized, names, dense, sparse)
-    return _kernel_result(_flatten_sparse(sparse_out) + dense_out)
+    dense, sparse, ragged = ctx.attrs["_specs"]
+    dense_out, sparse_out, feats, where = ep.parse_examples(serialized, names, dense, sparse)
+    return _kernel_result(_flatten_sparse(sparse_out) + dense_out + ragged_parser.parse_ragged(ragged, feats, where))
 
 
 def _batch_dims(op: Any) -> list:
@@ -124,13 +139,14 @@ def _batch_dims(op: Any) -> list:
 
 
 def _parse_example_shapes(op: Any) -> list:
-    dense, sparse = op.get_attr("_specs")
-    return _out_shapes(_batch_dims(op), dense, sparse)
+    dense, sparse, ragged = op.get_attr("_specs")
+    batch = _batch_dims(op)
+    return _out_shapes(batch, dense, sparse) + [[None]] * len(ragged) + [_splits_shape(batch)] * len(ragged)
 
 
 def _parse_example_dtypes(op: Any) -> list:
-    dense, sparse = op.get_attr("_specs")
-    return _out_dtypes(dense, sparse)
+    dense, sparse, ragged = op.get_attr("_specs")
+    return _out_dtypes(dense, sparse) + _ragged_dtypes(ragged)
 
 
 register_op("ParseExampleV2", inputs=["serialized: string", "names: string"], outputs=[],
@@ -142,13 +158,16 @@ def _sparse_tensors(outputs: list, n: int) -> list:
     return [SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i]) for i in range(n)]
 
 
-def _results(features: dict, dense: list, sparse: list, outputs: list) -> dict:
-    """Name the op's outputs by feature key (sparse outputs follow the sorted keys of sparse features)."""
+def _results(features: dict, dense: list, sparse: list, outputs: list, ragged: Any = None) -> dict:
+    """Name the op's outputs by feature key (sparse outputs follow the sorted keys of sparse features); ragged
+    holds the parsed ragged keys, from which each RaggedFeature's tensor is assembled."""
     n = len(sparse)
     sparse_keys = [k for k in sorted(features) if isinstance(features[k], (VarLenFeature, SparseFeature))]
     result = dict(zip(sparse_keys, _sparse_tensors(outputs, n))) if n else {}
     for spec, t in zip(dense, outputs[3 * n:]):
         result[spec.key] = t
+    if ragged:
+        result.update(ragged_parsing.assemble(features, ragged))
     return result
 
 
@@ -160,12 +179,16 @@ def _names_tensor(example_names: Any) -> Any:
 def parse_example(serialized: Any, features: dict, name: Optional[str] = None,
                   example_names: Any = None) -> dict:
     """Parses a batch of serialized Example protos into a dict of Tensors and SparseTensors."""
-    dense, sparse = _split(features)
+    dense, sparse, ragged = _split(features)
     with ops.name_scope(name, "ParseExample", [serialized, example_names]):
         serialized = ops.convert_to_tensor(serialized, dtype=dtypes.string, name="serialized")
         names = _names_tensor(example_names)
-        op = ops.apply_op("ParseExampleV2", [serialized, names], {"_specs": (dense, sparse)})
-        return _results(features, dense, sparse, list(op.outputs))
+        op = ops.apply_op("ParseExampleV2", [serialized, names], {"_specs": (dense, sparse, ragged)})
+        outs = list(op.outputs)
+        n = 3 * len(sparse) + len(dense)
+        parsed = ragged_parsing.parsed_ragged(ragged, outs[n:n + len(ragged)], outs[n + len(ragged):],
+                                              serialized.shape.ndims == 0)
+        return _results(features, dense, sparse, outs, parsed)
 
 
 def parse_single_example(serialized: Any, features: dict, name: Optional[str] = None,
@@ -181,21 +204,26 @@ def parse_single_example(serialized: Any, features: dict, name: Optional[str] = 
 
 
 def _parse_sequence_kernel(ctx: Any, serialized: np.ndarray, names: np.ndarray) -> Any:
-    cd, cs, sd, ss = ctx.attrs["_specs"]
-    ctx_dense, ctx_sparse, seq_dense, seq_sparse, lengths = ep.parse_sequence_examples(
+    cd, cs, sd, ss, cr, sr = ctx.attrs["_specs"]
+    ctx_dense, ctx_sparse, seq_dense, seq_sparse, lengths, ctx_feats, lists, where = ep.parse_sequence_examples(
         serialized, names, cd, cs, sd, ss)
-    return _kernel_result(_flatten_sparse(ctx_sparse) + ctx_dense + _flatten_sparse(seq_sparse) + seq_dense + lengths)
+    ragged = ragged_parser.parse_ragged(cr, ctx_feats, where) + ragged_parser.parse_ragged_lists(sr, lists, where)
+    return _kernel_result(_flatten_sparse(ctx_sparse) + ctx_dense + _flatten_sparse(seq_sparse) + seq_dense + lengths
+                          + ragged)
 
 
 def _parse_sequence_dtypes(op: Any) -> list:
-    cd, cs, sd, ss = op.get_attr("_specs")
-    return _out_dtypes(cd, cs) + _out_dtypes(sd, ss) + [dtypes.int64] * len(sd)
+    cd, cs, sd, ss, cr, sr = op.get_attr("_specs")
+    return (_out_dtypes(cd, cs) + _out_dtypes(sd, ss) + [dtypes.int64] * len(sd) + _ragged_dtypes(cr)
+            + _ragged_dtypes(sr, 2))
 
 
 def _parse_sequence_shapes(op: Any) -> list:
-    cd, cs, sd, ss = op.get_attr("_specs")
+    cd, cs, sd, ss, cr, sr = op.get_attr("_specs")
     batch = _batch_dims(op)
-    return _out_shapes(batch, cd, cs) + _out_shapes(batch, sd, ss, extra=1) + [batch for _ in sd]
+    return (_out_shapes(batch, cd, cs) + _out_shapes(batch, sd, ss, extra=1) + [batch for _ in sd]
+            + [[None]] * len(cr) + [_splits_shape(batch)] * len(cr) + [[None]] * len(sr)
+            + [_splits_shape(batch)] * len(sr) + [[None]] * len(sr))
 
 
 register_op("ParseSequenceExampleV2", inputs=["serialized: string", "debug_name: string"], outputs=[],
@@ -207,16 +235,22 @@ def _sequence_op(serialized: Any, context_features: Optional[dict], sequence_fea
     if not (context_features or sequence_features):
         raise ValueError("Both `context_features` and `sequence_features` argument are None, but at least one "
                          "should have values.")
-    cd, cs = _split(context_features) if context_features else ([], [])
-    sd, ss = _split(sequence_features, in_sequence=True) if sequence_features else ([], [])
+    cd, cs, cr = _split(context_features) if context_features else ([], [], [])
+    sd, ss, sr = _split(sequence_features, in_sequence=True) if sequence_features else ([], [], [])
     serialized = ops.convert_to_tensor(serialized, dtype=dtypes.string, name="serialized")
     names = _names_tensor(example_names)
-    op = ops.apply_op("ParseSequenceExampleV2", [serialized, names], {"_specs": (cd, cs, sd, ss)})
+    op = ops.apply_op("ParseSequenceExampleV2", [serialized, names], {"_specs": (cd, cs, sd, ss, cr, sr)})
     outs = list(op.outputs)
+    scalar = serialized.shape.ndims == 0
     n_ctx = 3 * len(cs) + len(cd)
-    context = _results(context_features or {}, cd, cs, outs[:n_ctx]) if context_features else {}
     n_seq = 3 * len(ss) + len(sd)
-    seq = _results(sequence_features or {}, sd, ss, outs[n_ctx:n_ctx + n_seq]) if sequence_features else {}
+    rest = outs[n_ctx + n_seq + len(sd):]
+    ctx_ragged = ragged_parsing.parsed_ragged(cr, rest[:len(cr)], rest[len(cr):2 * len(cr)], scalar)
+    rest = rest[2 * len(cr):]
+    seq_ragged = ragged_parsing.parsed_ragged(sr, rest[:len(sr)], rest[len(sr):2 * len(sr)], scalar,
+                                              rest[2 * len(sr):])
+    context = _results(context_features, cd, cs, outs[:n_ctx], ctx_ragged) if context_features else {}
+    seq = _results(sequence_features, sd, ss, outs[n_ctx:n_ctx + n_seq], seq_ragged) if sequence_features else {}
     lengths = {d.key: t for d, t in zip(sd, outs[n_ctx + n_seq:])}
     return context, seq, lengths
 

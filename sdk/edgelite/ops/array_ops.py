@@ -172,8 +172,10 @@ def _reshape_kernel(ctx: Any, x: np.ndarray, shp: np.ndarray) -> np.ndarray:
     try:
         return np.reshape(x, shp)
     except ValueError:
+        known = int(np.prod([d for d in shp if d != -1]))
+        wanted = f"requires a multiple of {known}" if -1 in shp and known else f"has {int(np.prod(shp))}"
         raise errors.InvalidArgumentError(None, None, f"Input to reshape is a tensor with {x.size} values, but the "
-                                                      f"requested shape has {int(np.prod(shp))}") from None
+                                                      f"requested shape {wanted}") from None
 
 
 def _reshape_shape(op: Any) -> list:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from edgelite.framework import dtypes, ops, tensor_shape, tensor_util
+from edgelite.framework import dtypes, ops, tensor_shape
 from edgelite.framework.sparse_tensor import SparseTensor, convert_to_tensor_or_sparse_tensor, is_sparse
 from edgelite.ops import array_ops, check_ops, math_ops
 from edgelite.ops.logging_ops import Assert
@@ -184,15 +184,8 @@ class RaggedTensor:
             if from_shape != 2 and from_indices != 2:
                 raise ValueError("rank(st_input) must be 2.")
             with ops.control_dependencies(_assert_ragged_right(st_input.indices)):
-                # TensorFlow's shape inference evaluates constant inputs: the row count is then static.
-                const_ind = tensor_util.constant_value(st_input.indices)
-                const_shape = tensor_util.constant_value(st_input.dense_shape)
-                if const_ind is not None and const_shape is not None:
-                    segment_ids = ops.convert_to_tensor(const_ind[:, 0], dtype=row_splits_dtype)
-                    num_segments = ops.convert_to_tensor(const_shape[0], dtype=row_splits_dtype)
-                else:
-                    segment_ids = math_ops.cast(st_input.indices[:, 0], row_splits_dtype)
-                    num_segments = math_ops.cast(st_input.dense_shape[0], row_splits_dtype)
+                segment_ids = math_ops.cast(st_input.indices[:, 0], row_splits_dtype)
+                num_segments = math_ops.cast(st_input.dense_shape[0], row_splits_dtype)
                 return cls.from_value_rowids(st_input.values, segment_ids, num_segments, validate=False)
 
     # ---- accessors -------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ from edgelite.ops.control_flow_ops import with_dependencies
 from edgelite.ops.histogram_ops import bincount
 from edgelite.ops.manip_ops import repeat
 
+from .constant_eval import static_value
+
 _SPLIT_TYPES = (dtypes.int32, dtypes.int64)
 
 
@@ -48,8 +50,8 @@ def _assert_zero(t: ops.Tensor, message: str) -> Any:
 def _bincount_length(ids: ops.Tensor, count: Optional[ops.Tensor]) -> Optional[int]:
     """The number of bins a bincount of constant ids (clipped to a constant count) yields: TensorFlow's shape
     inference evaluates that constant subgraph, so the row_splits built from it get a known length."""
-    const_ids = tensor_util.constant_value(ids)
-    const_count = None if count is None else tensor_util.constant_value(count)
+    const_ids = static_value(ids)
+    const_count = static_value(count)
     if const_ids is None or (count is not None and const_count is None):
         return None
     return int(const_count) if count is not None else (int(const_ids.max()) + 1 if const_ids.size else 0)
@@ -183,10 +185,7 @@ class RowPartition:
             const_len = tensor_util.constant_value(length)
             const_nvals = None if nvals is None else tensor_util.constant_value(nvals)
             if nrows is None:
-                if const_len is not None and const_nvals is not None:
-                    # what TensorFlow's shape inference folds: a known count of rows
-                    nrows = ops.convert_to_tensor(int(const_nvals) // int(const_len) if const_len else 0, dtype=dt)
-                elif const_len is None:
+                if const_len is None:
                     nrows = nvals // math_ops.maximum(length, ops.convert_to_tensor(1, dt))
                 elif const_len == 0:
                     nrows = ops.convert_to_tensor(0, dtype=dt)
@@ -206,6 +205,9 @@ class RowPartition:
                 splits = ops.convert_to_tensor([v * int(const_len) for v in range(int(const_nrows) + 1)], dtype=dt)
             else:
                 splits = math_ops.range(nrows + 1, dtype=dt) * length
+                known = static_value(nrows)
+                if known is not None:
+                    splits.set_shape([int(known) + 1])
             if validate:
                 if const_nrows is None or const_len is None or const_nvals is None:
                     checks.append(check_ops.assert_equal(nrows * length, nvals, (
