@@ -12,7 +12,7 @@ from support.child_env import child_env
 from edgelite.kernels import conv, geometry
 from edgelite.kernels.backend import using
 
-from .diff_util import assert_close, both, randn
+from .diff_util import assert_close, both, isa_levels, kernels_at, randn
 
 PADDINGS = st.one_of(st.sampled_from(["SAME", "VALID"]),
                      st.tuples(st.tuples(st.integers(0, 2), st.integers(0, 2)),
@@ -74,15 +74,22 @@ def test_depthwise_and_its_gradients_match_numpy(case):
     ((9, 6, 6, 40), (1, 1, 40, 24), (1, 1), "SAME"),       # pointwise, filter-gradient chunks across images
     ((3, 16, 16, 8), (1, 1, 8, 16), (2, 2), "VALID"),      # strided shortcut
     ((4, 49, 10, 1), (10, 4, 1, 64), (2, 2), "SAME"),      # DS-CNN stem
+    ((2, 32, 32, 16), (3, 3, 16, 16), (1, 1), "SAME"),     # ResNet-8 16-channel body: the narrow-channel product
+    ((16, 8, 8, 1), (3, 3, 1, 16), (1, 1), "SAME"),        # digits CNN conv1: filter gradient by whole images
+    ((20, 4, 4, 16), (3, 3, 16, 32), (1, 1), "SAME"),      # digits CNN conv2: 16 images per chunk, a short last one
+    ((3, 9, 12, 4), (3, 3, 4, 5), (1, 1), "SAME"),         # 5 channels: masked lanes of the narrow product
+    ((2, 10, 8, 8), (2, 3, 8, 12), (1, 1), ((1, 0), (2, 1))),  # explicit padding on the narrow product
 ])
-def test_recipe_layers_match_numpy(xs, ws, strides, padding):
+@pytest.mark.parametrize("isa", isa_levels())
+def test_recipe_layers_match_numpy(xs, ws, strides, padding, isa):
     rng = np.random.default_rng(1)
     x, w = randn(rng, *xs), randn(rng, *ws)
-    y, y_native = both(conv.conv2d, x, w, strides, (1, 1), padding)
-    assert_close(y, y_native)
-    dy = randn(rng, *y.shape)
-    assert_close(*both(conv.conv2d_backprop_input, xs, w, dy, strides, (1, 1), padding))
-    assert_close(*both(conv.conv2d_backprop_filter, x, ws, dy, strides, (1, 1), padding))
+    with kernels_at(isa):
+        y, y_native = both(conv.conv2d, x, w, strides, (1, 1), padding)
+        assert_close(y, y_native)
+        dy = randn(rng, *y.shape)
+        assert_close(*both(conv.conv2d_backprop_input, xs, w, dy, strides, (1, 1), padding))
+        assert_close(*both(conv.conv2d_backprop_filter, x, ws, dy, strides, (1, 1), padding))
 
 
 @pytest.mark.parametrize("xs,strides", [((4, 25, 5, 64), (1, 1)), ((3, 48, 48, 8), (2, 2)), ((2, 6, 6, 128), (1, 1))])
@@ -129,6 +136,11 @@ outs = [conv.conv2d(x, w, (1, 1), (1, 1), "SAME"), conv.conv2d_backprop_input(x.
         conv.depthwise_conv2d(x, dw, (2, 2), (1, 1), "SAME"),
         conv.depthwise_conv2d_backprop_input(x.shape, dw, ddy, (2, 2), (1, 1), "SAME"),
         conv.depthwise_conv2d_backprop_filter(x, dw.shape, ddy, (2, 2), (1, 1), "SAME")]
+x16, w16 = rng.standard_normal((19, 4, 8, 16), np.float32), rng.standard_normal((3, 3, 16, 16), np.float32)
+dy16 = rng.standard_normal((19, 4, 8, 16), np.float32)
+outs += [conv.conv2d(x16, w16, (1, 1), (1, 1), "SAME"),
+         conv.conv2d_backprop_input(x16.shape, w16, dy16, (1, 1), (1, 1), "SAME"),
+         conv.conv2d_backprop_filter(x16, w16.shape, dy16, (1, 1), (1, 1), "SAME")]
 print(native_lib.handle().threads, hashlib.sha256(b"".join(o.tobytes() for o in outs)).hexdigest())
 """
 

@@ -37,7 +37,24 @@ typedef struct conv_job {
   size_t pixels;
   const float* xp;    /* zero-padded copy of the input [batch][hp][wp][in_c] for the taps path */
   int hp, wp;
+  bool quads;         /* taps path on el_train_igemm_quads, packed by el_train_pack_quads */
 } conv_job;
+
+/* The taps path of a forward pass runs on the narrow-channel product when that fits. */
+static bool forward_quads(const el_train_kernels* k, const el_train_window* g) {
+  return !pointwise(g) && g->dil_w == 1 && g->out_h > 0 && g->out_w > 0 &&
+         el_train_quads_fit(k, g->out_c, g->k_w * g->in_c);
+}
+
+/* Packs the K x N weights w (row stride ld) as the forward pass of g reads them. */
+static void pack_forward(const el_train_kernels* k, const el_train_window* g, const float* w,
+                         ptrdiff_t ld, int kdim, float* packed) {
+  if (forward_quads(k, g)) {
+    el_train_pack_quads(w, ld, kdim, g->out_c, packed);
+  } else {
+    el_train_pack_rows(w, ld, kdim, g->out_c, packed);
+  }
+}
 
 /* The GEMM rows of output pixels p0 .. p0 + rows - 1 read in place from the padded input: each
  * row is k_h runs of k_w * in_c floats (one window row each, unit column dilation), dil_h padded
@@ -49,14 +66,20 @@ static void forward_taps(const conv_job* j, size_t p0, int rows) {
   const size_t block_bytes = el_fgemm_block_bytes(j->kdim);
   const float* a[EL_FGEMM_MAX_MR];
   ptrdiff_t step[EL_FGEMM_MAX_MR];
-  for (int r0 = 0; r0 < rows; r0 += fk->mr) {
-    const int live = rows - r0 < fk->mr ? rows - r0 : fk->mr;
-    for (int r = 0; r < fk->mr; ++r) {
+  const int mr = j->quads ? EL_TRAIN_QUAD_MR : fk->mr;
+  for (int r0 = 0; r0 < rows; r0 += mr) {
+    const int live = rows - r0 < mr ? rows - r0 : mr;
+    for (int r = 0; r < mr; ++r) {
       const size_t p = p0 + (size_t)r0 + (size_t)(r < live ? r : 0), rest = p % per_image;
       const size_t oh = rest / (size_t)g->out_w, ow = rest % (size_t)g->out_w;
       a[r] = j->xp + (((p / per_image) * (size_t)j->hp + oh * (size_t)g->stride_h) * (size_t)j->wp +
                       ow * (size_t)g->stride_w) * c_in;
       step[r] = (ptrdiff_t)g->dil_h * j->wp * (ptrdiff_t)c_in;
+    }
+    if (j->quads) {
+      el_train_igemm_quads(g->k_h, g->k_w * g->in_c, a, step, live, j->packed, j->n,
+                           j->out + (p0 + (size_t)r0) * (size_t)j->n, j->n);
+      continue;
     }
     for (int c = 0; c < j->n; c += EL_FGEMM_CHUNK) {
       const int cn = j->n - c < EL_FGEMM_CHUNK ? j->n - c : EL_FGEMM_CHUNK;
@@ -95,7 +118,7 @@ static int tiles(size_t pixels) { return (int)((pixels + TILE_ROWS - 1) / TILE_R
 static el_status conv_forward(const el_train_kernels* k, const el_train_window* g, const float* x,
                               const float* packed, float* y) {
   conv_job j = {k, g, x, packed, y, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g),
-                NULL, 0, 0};
+                NULL, 0, 0, forward_quads(k, g)};
   float* xp = NULL;
   if (!pointwise(g) && g->dil_w == 1 && g->out_h > 0 && g->out_w > 0) {
     const int need_h = (g->out_h - 1) * g->stride_h + (g->k_h - 1) * g->dil_h + 1;
@@ -130,7 +153,7 @@ el_status el_train_conv2d(const el_train_kernels* k, const el_train_window* g, c
   const int kdim = g->k_h * g->k_w * g->in_c;
   float* packed = malloc(el_train_packed_floats(kdim, g->out_c) * sizeof(float));
   if (packed == NULL) return EL_NO_MEMORY;
-  el_train_pack_rows(w, g->out_c, kdim, g->out_c, packed);
+  pack_forward(k, g, w, g->out_c, kdim, packed);
   st = conv_forward(k, g, x, packed, y);
   free(packed);
   return st;
@@ -205,7 +228,7 @@ static el_status input_grad_forward(const el_train_kernels* k, const el_train_wi
         for (size_t q = 0; q < n; ++q) dst[q * c_in + c] = src[c * n + q];
       }
     }
-    el_train_pack_rows(turned, (ptrdiff_t)c_in, kdim, (int)c_in, packed);
+    pack_forward(k, f, turned, (ptrdiff_t)c_in, kdim, packed);
     st = conv_forward(k, f, dy, packed, dx);
   }
   free(turned);
@@ -220,7 +243,7 @@ el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_tra
   el_train_window f;
   if (as_forward(g, &f)) return input_grad_forward(k, &f, w, dy, dx);
   conv_job j = {k, g, dy, NULL, dx, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g),
-                NULL, 0, 0};
+                NULL, 0, 0, false};
   /* w is K rows of N floats: packed as the transpose of the N x K weights the GEMM takes. */
   float* packed = malloc(el_train_packed_floats(j.n, j.kdim) * sizeof(float));
   if (!pointwise(g)) j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
@@ -292,7 +315,31 @@ typedef struct filter_job {
   float* part; /* per thread: block_rows x N */
   float* dw;
   int kdim, n, block_rows;
+  /* Small images: `images` whole images per chunk, read from `xr` (see rows_by_tap_row). */
+  int images;
+  const float* xr;
+  bool quads; /* direct paths on el_train_igemm_quads, dy packed by el_train_pack_quads */
 } filter_job;
+
+/* part[r][N] for the rows (transposed im2col rows in igemm's strided form) r0 .. r0 + live - 1 of
+ * a filter gradient chunk whose dy is at `packed` (cnt pixels). */
+static void filter_rows_product(const filter_job* j, int taps, const float* const* rows,
+                                const ptrdiff_t* step, int live, const float* packed, int cnt,
+                                float* part) {
+  const el_fgemm_kernels* fk = j->k->fk;
+  const int n = j->n;
+  if (j->quads) {
+    el_train_igemm_quads(taps, j->g->out_w, rows, step, live, packed, n, part, n);
+    return;
+  }
+  const size_t block_bytes = el_fgemm_block_bytes(cnt);
+  for (int c = 0; c < n; c += EL_FGEMM_CHUNK) {
+    const int cn = n - c < EL_FGEMM_CHUNK ? n - c : EL_FGEMM_CHUNK;
+    const float* w = packed + (size_t)(c / EL_FGEMM_NR) * (size_t)cnt * EL_FGEMM_NR;
+    fk->igemm(taps, j->g->out_w, rows, step, live, w, block_bytes, cn, el_train_zero_bias, -INFINITY,
+              INFINITY, part + c, n);
+  }
+}
 
 /* part[t - t0][N] for t0 <= t < t0 + count = im2col^T rows . dyc, without building the im2col
  * matrix: with unit column stride, row (i, j, c) of it is nrows runs of out_w floats of the
@@ -300,27 +347,20 @@ typedef struct filter_job {
 static void filter_grad_rows(const filter_job* j, int b, int oh0, int nrows, const float* packed,
                              int t0, int count, float* part) {
   const el_train_window* g = j->g;
-  const el_fgemm_kernels* fk = j->k->fk;
-  const int n = g->out_c, cnt = nrows * g->out_w;
-  const size_t block_bytes = el_fgemm_block_bytes(cnt);
+  const int n = g->out_c, cnt = nrows * g->out_w, mr = j->quads ? EL_TRAIN_QUAD_MR : j->k->fk->mr;
   const float* rows[EL_FGEMM_MAX_MR];
   ptrdiff_t step[EL_FGEMM_MAX_MR];
   for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = (ptrdiff_t)g->stride_h * j->wp;
-  for (int r0 = t0; r0 < t0 + count; r0 += fk->mr) {
-    const int live = t0 + count - r0 < fk->mr ? t0 + count - r0 : fk->mr;
-    for (int r = 0; r < fk->mr; ++r) {
+  for (int r0 = t0; r0 < t0 + count; r0 += mr) {
+    const int live = t0 + count - r0 < mr ? t0 + count - r0 : mr;
+    for (int r = 0; r < mr; ++r) {
       const int t = r0 + (r < live ? r : 0);
       const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, jj = tap % g->k_w;
       rows[r] = j->xt + (((size_t)b * g->in_c + (size_t)c) * j->hp +
                          (size_t)(oh0 * g->stride_h + i * g->dil_h)) * j->wp +
                 (size_t)(jj * g->dil_w);
     }
-    for (int c = 0; c < n; c += EL_FGEMM_CHUNK) {
-      const int cn = n - c < EL_FGEMM_CHUNK ? n - c : EL_FGEMM_CHUNK;
-      const float* w = packed + (size_t)(c / EL_FGEMM_NR) * (size_t)cnt * EL_FGEMM_NR;
-      fk->igemm(nrows, g->out_w, rows, step, live, w, block_bytes, cn, el_train_zero_bias,
-                -INFINITY, INFINITY, part + (size_t)(r0 - t0) * n + c, n);
-    }
+    filter_rows_product(j, nrows, rows, step, live, packed, cnt, part + (size_t)(r0 - t0) * n);
   }
 }
 
@@ -349,6 +389,56 @@ static void filter_block(void* arg, int task, int thread) {
   }
 }
 
+/* For images smaller than a chunk: the padded rows every output row meets through filter row
+ * i, channel-major and laid end to end, xr[i][c][b][oh][wp] = xt[b][c][oh * stride_h + i *
+ * dil_h][..], so that row (i, j, c) of the transposed im2col matrix over any run of whole
+ * images is one affine sequence of out_w-float runs (wp apart): one GEMM call per chunk of
+ * several images instead of one per image. */
+static void rows_by_tap_row(const el_train_window* g, const float* xt, int hp, int wp, float* xr) {
+  const size_t row = (size_t)wp;
+  for (int i = 0; i < g->k_h; ++i) {
+    for (int c = 0; c < g->in_c; ++c) {
+      for (int b = 0; b < g->batch; ++b) {
+        const float* plane = xt + ((size_t)b * g->in_c + (size_t)c) * (size_t)hp * row;
+        for (int oh = 0; oh < g->out_h; ++oh, xr += row) {
+          memcpy(xr, plane + (size_t)(oh * g->stride_h + i * g->dil_h) * row, row * sizeof(float));
+        }
+      }
+    }
+  }
+}
+
+static void filter_block_images(void* arg, int task, int thread) {
+  const filter_job* j = arg;
+  const el_train_window* g = j->g;
+  const int t0 = task * j->block_rows, n = j->n, mr = j->quads ? EL_TRAIN_QUAD_MR : j->k->fk->mr;
+  const int count = j->kdim - t0 < j->block_rows ? j->kdim - t0 : j->block_rows;
+  const size_t per_image = (size_t)g->out_h * (size_t)g->out_w;
+  const size_t chunk_floats = el_train_packed_floats(j->images * (int)per_image, n);
+  const size_t image_floats = (size_t)g->out_h * (size_t)j->wp;
+  float* part = j->part + (size_t)thread * j->block_rows * n;
+  float* dw = j->dw + (size_t)t0 * n;
+  const float* packed = j->packed;
+  const float* rows[EL_FGEMM_MAX_MR];
+  ptrdiff_t step[EL_FGEMM_MAX_MR];
+  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = j->wp;
+  for (int b0 = 0; b0 < g->batch; b0 += j->images, packed += chunk_floats) {
+    const int imgs = g->batch - b0 < j->images ? g->batch - b0 : j->images;
+    for (int r0 = t0; r0 < t0 + count; r0 += mr) {
+      const int live = t0 + count - r0 < mr ? t0 + count - r0 : mr;
+      for (int r = 0; r < mr; ++r) {
+        const int t = r0 + (r < live ? r : 0);
+        const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, jj = tap % g->k_w;
+        rows[r] = j->xr + (((size_t)i * g->in_c + (size_t)c) * g->batch + (size_t)b0) * image_floats +
+                  (size_t)(jj * g->dil_w);
+      }
+      filter_rows_product(j, imgs * g->out_h, rows, step, live, packed, imgs * (int)per_image,
+                          part + (size_t)(r0 - t0) * n);
+    }
+    for (size_t i = 0; i < (size_t)count * n; ++i) dw[i] += part[i];
+  }
+}
+
 /* A 1x1 stride-1 window: x is the [pixels][in_c] im2col matrix itself, taken in chunks of
  * FILTER_CHUNK pixels across image boundaries (small images would make short chunks). */
 static void filter_block_flat(void* arg, int task, int thread) {
@@ -368,6 +458,15 @@ static void filter_block_flat(void* arg, int task, int thread) {
     }
     el_train_matmul(j->k->fk, count, j->n, cnt, cols, cnt, packed, part, j->n);
     for (size_t i = 0; i < (size_t)count * j->n; ++i) dw[i] += part[i];
+  }
+}
+
+/* Packs cnt pixels of dy as the filter gradient's product reads them. */
+static void pack_dy(const filter_job* j, const float* dy, int cnt, float* dst) {
+  if (j->quads) {
+    el_train_pack_quads(dy, j->n, cnt, j->n, dst);
+  } else {
+    el_train_pack_rows(dy, j->n, cnt, j->n, dst);
   }
 }
 
@@ -391,43 +490,65 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
    * only, and so does the order of the sums. */
   j.chunk_rows = (g->out_w >= FILTER_CHUNK || g->out_w == 0) ? 1 : FILTER_CHUNK / g->out_w;
   const bool flat = pointwise(g), direct = g->stride_w == 1 && !flat;
-  const size_t pixels = el_train_pixels(g);
-  const size_t max_cnt = flat ? FILTER_CHUNK : (size_t)j.chunk_rows * (size_t)g->out_w;
+  j.quads = direct && el_train_quads_fit(k, j.n, g->out_w);
+  if (j.quads) j.block_rows = EL_TRAIN_QUAD_MR * 4;
+  const size_t pixels = el_train_pixels(g), per_image = (size_t)g->out_h * (size_t)g->out_w;
+  /* Whole images per chunk when two or more fit in one and the channels are few: the copy by tap
+   * row costs k_h times the channel-major one, which outweighs the per-image calls it saves at 64
+   * channels (8x8 images: 1.4 -> 1.7 ms) and not at 16 or 32 (digits CNN: 0.25 -> 0.2 ms). */
+  j.images = direct && per_image > 0 && 2 * per_image <= FILTER_CHUNK && j.n <= 32
+                 ? (int)(FILTER_CHUNK / per_image)
+                 : 0;
+  const size_t max_cnt = flat ? FILTER_CHUNK
+                         : j.images ? (size_t)j.images * per_image
+                                    : (size_t)j.chunk_rows * (size_t)g->out_w;
   const size_t chunk_floats = el_train_packed_floats((int)max_cnt, j.n);
   const size_t chunks = flat ? (pixels + FILTER_CHUNK - 1) / FILTER_CHUNK
-                             : (size_t)g->batch * (size_t)((g->out_h + j.chunk_rows - 1) / j.chunk_rows);
+                        : j.images ? (size_t)((g->batch + j.images - 1) / j.images)
+                                   : (size_t)g->batch * (size_t)((g->out_h + j.chunk_rows - 1) / j.chunk_rows);
+  float* xr = j.images ? malloc((size_t)g->k_h * g->in_c * (size_t)g->batch * (size_t)g->out_h * (size_t)j.wp *
+                                sizeof(float))
+                       : NULL;
   const size_t threads = (size_t)k->threads, block = (size_t)j.block_rows;
   float* xt = direct ? malloc((size_t)g->batch * g->in_c * (size_t)j.hp * (size_t)j.wp * sizeof(float))
                      : NULL;
   float* packed = malloc((chunks ? chunks : 1) * chunk_floats * sizeof(float));
   j.part = malloc(threads * block * (size_t)j.n * sizeof(float));
   if (!direct) j.cols = malloc(threads * block * max_cnt * sizeof(float));
-  if ((xt == NULL) == direct || packed == NULL || j.part == NULL || (j.cols == NULL) == !direct) {
+  if ((xt == NULL) == direct || packed == NULL || j.part == NULL || (j.cols == NULL) == !direct ||
+      (xr == NULL) == (j.images > 0)) {
     st = EL_NO_MEMORY;
     goto done;
   }
   if (direct) transpose_padded(g, x, j.hp, j.wp, xt);
+  if (j.images) rows_by_tap_row(g, xt, j.hp, j.wp, xr);
   float* dst = packed;
+  for (int b = 0; j.images && b < g->batch; b += j.images, dst += chunk_floats) {
+    const int imgs = g->batch - b < j.images ? g->batch - b : j.images;
+    pack_dy(&j, dy + (size_t)b * per_image * (size_t)j.n, imgs * (int)per_image, dst);
+  }
   for (size_t p0 = 0; flat && p0 < pixels; p0 += FILTER_CHUNK, dst += chunk_floats) {
     const int cnt = pixels - p0 < FILTER_CHUNK ? (int)(pixels - p0) : FILTER_CHUNK;
     el_train_pack_rows(dy + p0 * (size_t)j.n, j.n, cnt, j.n, dst);
   }
-  for (int b = 0; !flat && b < g->batch; ++b) {
+  for (int b = 0; !flat && !j.images && b < g->batch; ++b) {
     for (int oh0 = 0; oh0 < g->out_h; oh0 += j.chunk_rows, dst += chunk_floats) {
       const int nrows = g->out_h - oh0 < j.chunk_rows ? g->out_h - oh0 : j.chunk_rows;
       const size_t p0 = ((size_t)b * g->out_h + (size_t)oh0) * g->out_w;
-      el_train_pack_rows(dy + p0 * (size_t)j.n, j.n, nrows * g->out_w, j.n, dst);
+      pack_dy(&j, dy + p0 * (size_t)j.n, nrows * g->out_w, dst);
     }
   }
   j.x = x;
   j.xt = xt;
+  j.xr = xr;
   j.packed = packed;
   memset(dw, 0, (size_t)j.kdim * (size_t)j.n * sizeof(float));
   if (g->out_w > 0) {
-    el_train_parallel(k, (j.kdim + j.block_rows - 1) / j.block_rows, flat ? filter_block_flat : filter_block,
-                      &j);
+    el_train_parallel(k, (j.kdim + j.block_rows - 1) / j.block_rows,
+                      flat ? filter_block_flat : j.images ? filter_block_images : filter_block, &j);
   }
 done:
+  free(xr);
   free(xt);
   free(packed);
   free(j.part);

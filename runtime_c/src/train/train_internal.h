@@ -53,6 +53,21 @@ void el_train_pack_rows(const float* src, ptrdiff_t ld, int k, int n, float* pac
 void el_train_matmul(const el_fgemm_kernels* fk, int m, int n, int k, const float* a,
                      ptrdiff_t lda, const float* packed, float* out, ptrdiff_t ldo);
 
+/* The narrow-channel product of train_narrow.c: up to EL_TRAIN_QUAD_N output channels, rows in
+ * groups of EL_TRAIN_QUAD_MR, on AVX-512 only. */
+enum { EL_TRAIN_QUAD_N = 16, EL_TRAIN_QUAD_MR = 6 };
+/* True when the kernels run AVX-512, 0 < n <= 16 and every run of A is whole groups of 4 floats. */
+bool el_train_quads_fit(const el_train_kernels* k, int n, int tap_len);
+/* Floats el_train_pack_quads writes for k (a multiple of 4) rows: as many as el_train_pack_rows. */
+static inline size_t el_train_quad_floats(int k) { return (size_t)k * EL_TRAIN_QUAD_N; }
+/* Packs the k x n row-major matrix src (row stride ld, n <= 16, k a multiple of 4) for
+ * el_train_igemm_quads. */
+void el_train_pack_quads(const float* src, ptrdiff_t ld, int k, int n, float* packed);
+/* out[r][j] = sum over k of A[r][k] * B[k][j] for r < rows (<= EL_TRAIN_QUAD_MR), j < n, with A
+ * in igemm's strided form (taps runs of tap_len floats, run t of row r at a[r] + t * step[r]). */
+void el_train_igemm_quads(int taps, int tap_len, const float* const* a, const ptrdiff_t* step,
+                          int rows, const float* packed, int n, float* out, ptrdiff_t out_stride);
+
 /* Copies the im2col row of output pixel `p` (window taps in (i, j) order, in_c floats each,
  * zeros where the tap falls into padding) to `col`. */
 void el_train_im2col_row(const el_train_window* g, const float* x, size_t p, float* col);
