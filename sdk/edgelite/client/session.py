@@ -14,6 +14,7 @@ from edgelite.framework import ops
 from edgelite.framework.indexed_slices import IndexedSlices, IndexedSlicesValue
 from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue
 from edgelite.client import placement
+from edgelite.client.memory_policy import keep_freed_memory
 from edgelite.summary.run_metadata import record_step_stats, wants_trace
 
 _live_sessions: "weakref.WeakSet" = weakref.WeakSet()
@@ -127,6 +128,7 @@ class BaseSession:
         self._state.intra_op_threads = self._intra_op_threads
         self._plans: dict = {}
         self._accepted_feed_shapes: dict = {}
+        keep_freed_memory()
         self._default_session_ctx: Any = None
         self._default_graph_ctx: Any = None
         _live_sessions.add(self)
