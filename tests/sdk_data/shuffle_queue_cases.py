@@ -64,7 +64,16 @@ def _steps_bad_min_after_dequeue(tf):
     return [q.size()]
 
 
+def _unshaped(make):
+    def steps(tf):
+        q = make(tf)
+        return [q.enqueue_many([[1, 2, 3]]), q.dequeue_many(2), q.dequeue_up_to(2), q.dequeue_many(0), q.dequeue()]
+    return steps
+
+
 QUEUE_CASES = [
+    ("queue_unshaped_batches", _unshaped(lambda tf: tf.RandomShuffleQueue(10, 0, tf.int32, seed=1))),
+    ("fifo_unshaped_batches", _unshaped(lambda tf: tf.FIFOQueue(10, tf.int32))),
     ("queue_mixed", _steps_mixed),
     ("queue_graph_seed_only", _steps_graph_seed_only),
     ("queue_third_unseeded_op", _steps_second_unseeded_op),
@@ -73,6 +82,21 @@ QUEUE_CASES = [
     ("queue_seed_zero", _steps_op_seed_zero),
     ("queue_bad_min_after_dequeue", _steps_bad_min_after_dequeue),
 ]
+
+
+BUILD_ERROR_CASES = [
+    ("priority_queue_without_shapes", lambda tf: tf.PriorityQueue(4, [tf.int32])),
+]
+
+
+def build_error(tf, fn) -> list:
+    """The type and text of the error building a case raises (None if it builds)."""
+    with tf.Graph().as_default():
+        try:
+            fn(tf)
+        except (TypeError, ValueError) as e:
+            return [type(e).__name__, str(e)]
+    return None
 
 
 # ---- tf.random.shuffle, run three times in one session -------------------------------------------------------

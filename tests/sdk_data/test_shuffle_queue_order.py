@@ -42,6 +42,11 @@ def test_partial_dequeue_many_is_restored_on_close():
     assert _normalized(cases.run_partial_then_close(tf)) == _normalized(RECORDED["partial_then_close"])
 
 
+@pytest.mark.parametrize("name,fn", cases.BUILD_ERROR_CASES, ids=[c[0] for c in cases.BUILD_ERROR_CASES])
+def test_build_errors_match_tensorflow(name, fn):
+    assert cases.build_error(tf, fn) == RECORDED["build_errors"][name]
+
+
 def test_unseeded_shuffles_differ_between_sessions():
     x = tf.random_shuffle(tf.range(40))
     q = tf.RandomShuffleQueue(40, 0, tf.int32, shapes=[[]])

@@ -97,11 +97,20 @@ def _dequeue_kernel(ctx: Any, q: Any) -> Any:
     return _bare(q.dequeue(ctx.state.run_lock, None))
 
 
+def _check_shaped(q: Any) -> None:
+    """A batch needs every component's shape up front, so a queue built without shapes refuses it."""
+    if all(s is None for s in q.shapes):
+        raise errors.InvalidArgumentError(
+            None, None, f"{q.kind}'s DequeueMany and DequeueUpTo require the components to have specified shapes.")
+
+
 def _dequeue_many_kernel(ctx: Any, q: Any, n: np.ndarray) -> Any:
+    _check_shaped(q)
     return _bare(q.dequeue(ctx.state.run_lock, int(n)))
 
 
 def _dequeue_up_to_kernel(ctx: Any, q: Any, n: np.ndarray) -> Any:
+    _check_shaped(q)
     return _bare(q.dequeue(ctx.state.run_lock, int(n), up_to=True))
 
 
@@ -368,8 +377,9 @@ class PriorityQueue(QueueBase):
 
     def __init__(self, capacity: int, types: Any, shapes: Any = None, names: Optional[list] = None,
                  shared_name: Optional[str] = None, name: str = "priority_queue") -> None:
+        if shapes is None:
+            raise TypeError("Expected list for 'shapes' argument to 'priority_queue_v2' Op, not None.")
         dts = [dtypes.int64] + _as_type_list(types)
-        shp = [tensor_shape.TensorShape([])] + (_as_shape_list(shapes, len(dts) - 1) if shapes is not None
-                                                 else [tensor_shape.unknown_shape() for _ in dts[1:]])
+        shp = [tensor_shape.TensorShape([])] + _as_shape_list(shapes, len(dts) - 1)
         ref = _queue_handle("PriorityQueueV2", name, dts, shp, capacity, shared_name)
         super().__init__(dts, shp, names, ref)
