@@ -84,6 +84,7 @@ from edgelite import sparse  # noqa: F401,E402
 
 # ---- ragged tensors: tf.RaggedTensor and the tf.ragged namespace ----------------------------------
 from edgelite.ragged.ragged_tensor import RaggedTensor  # noqa: F401,E402
+from edgelite.ragged.ragged_tensor_spec import RaggedTensorSpec  # noqa: F401,E402
 from edgelite import ragged  # noqa: F401,E402
 
 # ---- control flow ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import edgelite as tf
-from . import ragged_cases, ragged_codec, ragged_parse_cases
+from . import ragged_cases, ragged_codec, ragged_data_cases, ragged_parse_cases
 
 RECORDED = json.loads((Path(__file__).resolve().parent / "fixtures" / "tf_ragged.json").read_text())
 
@@ -37,3 +37,11 @@ def test_ragged_feature_spec_matches_tensorflow():
     got = ragged_parse_cases.spec_facts(tf)
     assert ragged_codec.mask_names(got.pop("repr")) == ragged_codec.mask_names(RECORDED["spec"]["repr"])
     assert got == {k: v for k, v in RECORDED["spec"].items() if k != "repr"}
+
+
+@pytest.mark.parametrize("name,fn", ragged_data_cases.CASES, ids=[c[0] for c in ragged_data_cases.CASES])
+def test_ragged_datasets_match_tensorflow(name, fn):
+    got, want = ragged_data_cases.run(tf, fn), RECORDED["datasets"][name]
+    # TensorShape prints an unknown dimension as "?" in TensorFlow's TensorSpec repr, "None" in edgelite's
+    assert [s.replace("?", "None") for s in want.pop("spec")] == got.pop("spec")
+    assert got == want

@@ -85,7 +85,7 @@ class ElementStructure:
     @property
     def element_spec(self) -> Any:
         """The type specification of an element."""
-        return self._packed([(TensorSpec if c is ops.Tensor else SparseTensorSpec)(s, t)
+        return self._packed([c if st.is_ragged_class(c) else (TensorSpec if c is ops.Tensor else SparseTensorSpec)(s, t)
                              for s, t, c in zip(self._flat_shapes, self._flat_types, self._flat_classes)])
 
 
@@ -317,7 +317,8 @@ class _TensorSource(DatasetV1):
         if unbatched:
             if not flat:
                 raise ValueError("Invalid `tensors`: `tensors` must not be empty.")
-            specs = [(dt, _unbatched_shape(shape, leaf), cls) for (dt, shape, cls), leaf in zip(specs, flat)]
+            specs = [(dt, _unbatched_shape(shape, leaf), cls.unbatched() if st.is_ragged_class(cls) else cls)
+                     for (dt, shape, cls), leaf in zip(specs, flat)]
         super().__init__(structure, [s[0] for s in specs], [s[1] for s in specs], [s[2] for s in specs])
         self._tensors = flat
 
@@ -325,9 +326,8 @@ class _TensorSource(DatasetV1):
         return [c for leaf in self._tensors for c in st.components(leaf)]
 
     def _values(self, env: Env) -> list:
-        from edgelite.framework.sparse_tensor import SparseTensorValue
-        return [SparseTensorValue(*(np.asarray(env.value(c)) for c in st.components(leaf))) if st.is_sparse(leaf)
-                else np.asarray(env.value(leaf)) for leaf in self._tensors]
+        return [st.regroup([np.asarray(env.value(c)) for c in st.components(leaf)], [st.leaf_spec(leaf)[2]])[0]
+                for leaf in self._tensors]
 
 
 def _unbatched_shape(shape: tensor_shape.TensorShape, leaf: Any) -> tensor_shape.TensorShape:
@@ -345,7 +345,9 @@ class TensorSliceDataset(_TensorSource):
 
     def _gen(self, env: Env) -> Iterator[list]:
         from edgelite.ops.sparse_rows import split_rows
-        values = [split_rows(v, "from_tensor_slices") if _is_sparse_value(v) else v for v in self._values(env)]
+        from edgelite.ragged.ragged_rows import split_values
+        values = [split_rows(v, "from_tensor_slices") if _is_sparse_value(v) else
+                  (split_values(v) if _is_ragged_value(v) else v) for v in self._values(env)]
         n = len(values[0]) if isinstance(values[0], list) else values[0].shape[0]
         for v in values[1:]:
             m = len(v) if isinstance(v, list) else v.shape[0]
@@ -537,6 +539,11 @@ def _is_sparse_value(x: Any) -> bool:
     return isinstance(x, SparseTensorValue)
 
 
+def _is_ragged_value(x: Any) -> bool:
+    from edgelite.ragged.ragged_tensor_value import RaggedTensorValue
+    return isinstance(x, RaggedTensorValue)
+
+
 class MapDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1, fn: Callable, num_parallel_calls: Optional[int],
                  deterministic: Optional[bool] = None) -> None:
@@ -577,7 +584,8 @@ def _row_polymorphic(f: TracedFunction, source: DatasetV1) -> bool:
     for op in f.graph.get_operations():
         if op.type not in _ROW_OPS:
             return False
-        if op.type == "ParseExampleV2" and any(d.seq for d in op.get_attr("_specs")[0]):
+        # ragged values of a batch come out concatenated, not stacked
+        if op.type == "ParseExampleV2" and (any(d.seq for d in op.get_attr("_specs")[0]) or op.get_attr("_specs")[2]):
             return False
     return True
 
@@ -635,7 +643,8 @@ class BatchDataset(_Unary):
         lead = size if (drop_remainder and isinstance(size, int)) else None
         super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
                          [tensor_shape.TensorShape([lead]).concatenate(s) for s in input_dataset._flat_shapes],
-                         _tensor_inputs(size))
+                         _tensor_inputs(size), [c.batched(lead) if st.is_ragged_class(c) else c
+                                                for c in input_dataset._flat_classes])
         self._size = size
         self._drop = bool(drop_remainder)
 
@@ -654,7 +663,10 @@ class BatchDataset(_Unary):
 
     def _stacked(self, items: list) -> list:
         from edgelite.ops.sparse_rows import stack_rows
-        return [_stack(items, c, dt) if cls is ops.Tensor else stack_rows([it[c] for it in items])
+        from edgelite.ragged.ragged_rows import stack_values
+        return [_stack(items, c, dt) if cls is ops.Tensor else
+                (stack_values([it[c] for it in items], cls.row_splits_dtype.as_numpy_dtype)
+                 if st.is_ragged_class(cls) else stack_rows([it[c] for it in items]))
                 for c, (dt, cls) in enumerate(zip(self._flat_types, self._flat_classes))]
 
     def _record_batches(self, env: Env, source: DatasetV1) -> Iterator[list]:
@@ -755,6 +767,13 @@ class PaddedBatchDataset(BatchDataset):
             yield out
 
 
+def _unbatched_class(cls: Any) -> Any:
+    """A row's class: a ragged component loses one ragged dimension (a dense row of a ragged_rank 0 one)."""
+    if not st.is_ragged_class(cls):
+        return cls
+    return ops.Tensor if cls.ragged_rank == 0 else cls.unbatched()
+
+
 class UnbatchDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1) -> None:
         for s, c in zip(input_dataset._flat_shapes, input_dataset._flat_classes):
@@ -769,12 +788,15 @@ class UnbatchDataset(_Unary):
                                      f"matching leading dimension. Encountered both {known} and {s[0]}.")
                 known = known.merge_with(s[0])
         super().__init__(input_dataset, input_dataset._structure, input_dataset._flat_types,
-                         [s[1:] if s.ndims is not None else s for s in input_dataset._flat_shapes])
+                         [s[1:] if s.ndims is not None else s for s in input_dataset._flat_shapes], None,
+                         [_unbatched_class(c) for c in input_dataset._flat_classes])
 
     def _gen(self, env: Env) -> Iterator[list]:
         from edgelite.ops.sparse_rows import split_rows
+        from edgelite.ragged.ragged_rows import split_values
         for element in self._input._gen(env):
-            parts = [split_rows(c, "unbatch") if _is_sparse_value(c) else np.asarray(c) for c in element]
+            parts = [split_rows(c, "unbatch") if _is_sparse_value(c) else
+                     (split_values(c) if _is_ragged_value(c) else np.asarray(c)) for c in element]
             sizes = {len(p) if isinstance(p, list) else p.shape[0] for p in parts}
             if len(sizes) > 1:
                 raise errors.InvalidArgumentError(None, None, "Input element must have the same batch size in each "

@@ -1,7 +1,8 @@
 """User functions of tf.data transformations (map, filter, interleave...): traced once into a function graph,
 run per element by the session's executor.
 
-A dense component travels as one tensor, a SparseTensor component as its indices, values and dense_shape.
+A dense component travels as one tensor, a SparseTensor component as its indices, values and dense_shape, a
+RaggedTensor component as its flat values and row splits.
 """
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ def _arg(graph: FuncGraph, i: int, dt: Any, shape: Any, cls: type) -> Any:
     from .window_ops import DatasetSpec, WindowComponent
     if cls is DatasetSpec:
         return WindowComponent(dt, shape)
+    if st.is_ragged_class(cls):
+        parts = [graph.add_input(dt_, shape_, f"arg{i}_{k}") for k, (dt_, shape_) in enumerate(cls.component_specs())]
+        return cls.from_components(parts)
     from edgelite.framework.sparse_tensor import SparseTensor
     rank = shape.ndims
     sp = SparseTensor(graph.add_input(dtypes.int64, [None, rank], f"arg{i}_indices"),
@@ -41,7 +45,7 @@ class TracedFunction:
             leaves = [_arg(self.graph, i, dt, shape, cls)
                       for i, (dt, shape, cls) in enumerate(zip(in_types, in_shapes, in_classes))]
             self._windows = {i: leaf for i, (leaf, cls) in enumerate(zip(leaves, in_classes))
-                             if cls is not ops.Tensor and not st.is_sparse(leaf)}
+                             if cls is not ops.Tensor and not st.is_sparse(leaf) and not st.is_ragged_class(cls)}
             args = st.pack(in_structure, leaves)
             if isinstance(args, tuple) and not st._is_namedtuple(args):
                 result = fn(*args)
@@ -92,33 +96,13 @@ class TracedFunction:
     def __call__(self, env: Any, args: List[Any]) -> list:
         """Run the traced graph on one element (a value per component; captured tensors read from env)."""
         plan = self.prepare(env)
-        flat = [part for i, a in enumerate(args) if i not in self._windows
-                for part in (a if _is_sparse_value(a) else (a,))]
+        flat = [part for i, a in enumerate(args) if i not in self._windows for part in st.value_parts(a)]
         values = plan.run(flat + [env.value(c) for c in self.captures])
         if not self.leaf_specs:
             return values
-        return regroup(values, self.out_classes())
+        return st.regroup(values, self.out_classes())
 
 
     def window_values(self, args: List[Any]) -> dict:
         """What the window components among the function's arguments replay: {id(component): its values}."""
         return {id(leaf): args[i] for i, leaf in self._windows.items()}
-
-
-def _is_sparse_value(x: Any) -> bool:
-    from edgelite.framework.sparse_tensor import SparseTensorValue
-    return isinstance(x, SparseTensorValue)
-
-
-def regroup(values: list, classes: list) -> list:
-    """Component values back into one value per leaf (a SparseTensorValue for a sparse leaf)."""
-    from edgelite.framework.sparse_tensor import SparseTensorValue
-    out, i = [], 0
-    for cls in classes:
-        if cls is ops.Tensor:
-            out.append(values[i])
-            i += 1
-        else:
-            out.append(SparseTensorValue(*values[i:i + 3]))
-            i += 3
-    return out

@@ -16,7 +16,6 @@ from edgelite.framework.op_def_registry import register_op
 
 from . import structure as st
 from .dataset_ops import DatasetV1, ElementStructure, Env
-from .functions import _is_sparse_value
 
 _HANDLE_IDS = itertools.count()
 
@@ -95,7 +94,7 @@ def _make_iterator_kernel(ctx: Any, runtime: IteratorRuntime, values: list) -> t
 
 
 def _get_next_kernel(ctx: Any, runtime: IteratorRuntime) -> Any:
-    values = [part for v in runtime.next() for part in (v if _is_sparse_value(v) else (v,))]
+    values = [part for v in runtime.next() for part in st.value_parts(v)]
     return values[0] if len(values) == 1 else values
 
 
@@ -230,6 +229,9 @@ class Iterator(ElementStructure):
             if cls is ops.Tensor:
                 types.append(dt)
                 shapes.append(shape)
+            elif st.is_ragged_class(cls):
+                types += [t for t, _ in cls.component_specs()]
+                shapes += [s for _, s in cls.component_specs()]
             else:
                 rank = shape.ndims
                 types += [dtypes.int64, dt, dtypes.int64]
@@ -241,6 +243,8 @@ class Iterator(ElementStructure):
         for cls in self._flat_classes:
             if cls is ops.Tensor:
                 leaves.append(outs.pop(0))
+            elif st.is_ragged_class(cls):
+                leaves.append(cls.from_components([outs.pop(0) for _ in range(1 + cls.ragged_rank)]))
             else:
                 from edgelite.framework.sparse_tensor import SparseTensor
                 leaves.append(SparseTensor(outs.pop(0), outs.pop(0), outs.pop(0)))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Tuple
 
+import numpy as np
+
 from edgelite.framework import dtypes, ops, tensor_shape
 
 
@@ -48,31 +50,94 @@ def is_sparse(x: Any) -> bool:
     return isinstance(x, SparseTensor)
 
 
+def is_ragged(x: Any) -> bool:
+    """Whether x is a RaggedTensor (graph) leaf."""
+    from edgelite.ragged.ragged_tensor import RaggedTensor
+    return isinstance(x, RaggedTensor)
+
+
+def is_ragged_class(cls: Any) -> bool:
+    """Whether a component class is a RaggedTensorSpec."""
+    from edgelite.ragged.ragged_tensor_spec import RaggedTensorSpec
+    return isinstance(cls, RaggedTensorSpec)
+
+
 def to_tensors(value: Any, allow_sparse: bool = False) -> Tuple[Any, List[Any]]:
-    """(structure, flat leaves) of a nested value: Tensors, and SparseTensors where allow_sparse."""
-    def conv(x: Any) -> Any:
-        if is_sparse(x) or isinstance(x, SparseTensorValue):
-            if not allow_sparse:
-                raise TypeError("This tf.data source or transformation takes dense tensors only, got a "
-                                "SparseTensor")
-            return x if is_sparse(x) else SparseTensor.from_value(x)
-        return ops.convert_to_tensor(x)
+    """(structure, flat leaves) of a nested value: Tensors, and SparseTensors or RaggedTensors where
+    allow_sparse."""
     from edgelite.framework.sparse_tensor import SparseTensor, SparseTensorValue
+    from edgelite.ragged.ragged_tensor import convert_values
+    from edgelite.ragged.ragged_tensor_value import RaggedTensorValue
+
+    def conv(x: Any) -> Any:
+        composite = is_sparse(x) or isinstance(x, SparseTensorValue) or is_ragged(x) or \
+            isinstance(x, RaggedTensorValue)
+        if composite and not allow_sparse:
+            raise TypeError("This tf.data source or transformation takes dense tensors only, got a "
+                            f"{'SparseTensor' if is_sparse(x) or isinstance(x, SparseTensorValue) else 'RaggedTensor'}")
+        if isinstance(x, SparseTensorValue):
+            return SparseTensor.from_value(x)
+        if isinstance(x, RaggedTensorValue):
+            return convert_values(x)
+        return x if composite else ops.convert_to_tensor(x)
     structure = map_structure(conv, value)
     return structure, flatten(structure)
 
 
-def leaf_spec(leaf: Any) -> Tuple[Any, Any, type]:
-    """(dtype, static dense shape, class) of a Tensor or SparseTensor leaf."""
+def leaf_spec(leaf: Any) -> Tuple[Any, Any, Any]:
+    """(dtype, static dense shape, class) of a Tensor, SparseTensor or RaggedTensor leaf (a RaggedTensor's
+    class is its RaggedTensorSpec)."""
     if is_sparse(leaf):
         from edgelite.framework.sparse_tensor import SparseTensor
         return leaf.values.dtype.base_dtype, leaf.shape, SparseTensor
+    if is_ragged(leaf):
+        from edgelite.ragged.ragged_tensor_spec import RaggedTensorSpec
+        return leaf.dtype.base_dtype, leaf.shape, RaggedTensorSpec.from_value(leaf)
     return leaf.dtype.base_dtype, leaf.shape, ops.Tensor
 
 
 def components(leaf: Any) -> list:
-    """The dense tensors a leaf travels as: itself, or a SparseTensor's indices, values and dense_shape."""
-    return [leaf.indices, leaf.values, leaf.dense_shape] if is_sparse(leaf) else [leaf]
+    """The dense tensors a leaf travels as: itself, a SparseTensor's indices, values and dense_shape, or a
+    RaggedTensor's flat values and row splits."""
+    if is_sparse(leaf):
+        return [leaf.indices, leaf.values, leaf.dense_shape]
+    if is_ragged(leaf):
+        return [leaf.flat_values] + list(leaf.nested_row_splits)
+    return [leaf]
+
+
+def value_parts(value: Any) -> tuple:
+    """The component values of one leaf's value (a SparseTensorValue's three arrays, a RaggedTensorValue's
+    flat values and row splits, or the value itself)."""
+    from edgelite.framework.sparse_tensor import SparseTensorValue
+    from edgelite.ragged.ragged_tensor_value import RaggedTensorValue
+    if isinstance(value, SparseTensorValue):
+        return tuple(value)
+    if isinstance(value, RaggedTensorValue):
+        return (value.flat_values,) + tuple(value.nested_row_splits)
+    return (value,)
+
+
+def regroup(values: list, classes: list) -> list:
+    """Component values back into one value per leaf (a SparseTensorValue or RaggedTensorValue for composite
+    leaves)."""
+    from edgelite.framework.sparse_tensor import SparseTensorValue
+    from edgelite.ragged.ragged_tensor_value import RaggedTensorValue
+    out, i = [], 0
+    for cls in classes:
+        if cls is ops.Tensor:
+            out.append(values[i])
+            i += 1
+        elif is_ragged_class(cls):
+            flat = values[i]
+            for splits in reversed(values[i + 1:i + 1 + cls.ragged_rank]):
+                flat = RaggedTensorValue(flat, np.asarray(splits))
+            out.append(flat)
+            i += 1 + cls.ragged_rank
+        else:
+            out.append(SparseTensorValue(*values[i:i + 3]))
+            i += 3
+    return out
 
 
 def types_of(structure: Any) -> Any:
