@@ -65,6 +65,14 @@ el_status el_resolve_opcodes(el_interpreter* it, const el_interpreter_options* o
     /* As with custom ops, a kernel the user registered for a builtin op wins over ours. */
     const TfLiteRegistration* r = find_user_op(o, NULL, code, oc->version);
     if (r == NULL) r = el_kernels_lookup(code, oc->version, tier);
+    if (r == NULL && el_builtin_name(code) == NULL) {
+      /* A firmware build names only the ops of its selection (op_names.c). */
+      el_err_append(&it->err,
+                    "Didn't find op for builtin opcode %d version '%d': not in this build's op "
+                    "selection.\n",
+                    (int)code, (int)oc->version);
+      return EL_VALUE_ERROR;
+    }
     if (r == NULL) {
       el_err_append(&it->err,
                     "Didn't find op for builtin opcode '%s' version '%d'. An older version of "

@@ -7,6 +7,8 @@
 #include "edgelite/builtin_op_data.h"
 #include "interp.h"
 #include "op_names.h"
+#include "kernels/builtin_codes.h"
+#include "op_selection.h"
 
 /* BuiltinOptions union type ids (schema.fbs order, 1-based). */
 enum {
@@ -137,8 +139,12 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
   r.t = options_of(op, (type_id));                 \
   if (r.t != NULL)
 
+  /* An op outside the build's op selection (op_selection.h) has no kernel to read its options:
+   * its case is left at once, and the compiler drops the parser. */
+#define KEPT(name) EL_IS_KEPT(EL_OP_##name)
   switch (code) {
     case CONV_2D: {
+      if (!KEPT(CONV_2D)) break;
       NEW(TfLiteConvParams, kConv2D) {
         p->padding = padding(i8(&r, 0, 0));
         p->stride_width = i32(&r, 1, 0);
@@ -151,6 +157,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case DEPTHWISE_CONV_2D: {
+      if (!KEPT(DEPTHWISE_CONV_2D)) break;
       NEW(TfLiteDepthwiseConvParams, kDepthwiseConv2D) {
         p->padding = padding(i8(&r, 0, 0));
         p->stride_width = i32(&r, 1, 0);
@@ -165,6 +172,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
     case AVERAGE_POOL_2D:
     case MAX_POOL_2D:
     case L2_POOL_2D: {
+      if (!(KEPT(AVERAGE_POOL_2D) || KEPT(MAX_POOL_2D) || KEPT(L2_POOL_2D))) break;
       NEW(TfLitePoolParams, kPool2D) {
         p->padding = padding(i8(&r, 0, 0));
         p->stride_width = i32(&r, 1, 0);
@@ -176,6 +184,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case FULLY_CONNECTED: {
+      if (!KEPT(FULLY_CONNECTED)) break;
       NEW(TfLiteFullyConnectedParams, kFullyConnected) {
         p->activation = activation(i8(&r, 0, 0));
         int8_t format = i8(&r, 1, 0);
@@ -194,10 +203,12 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SOFTMAX: {
+      if (!KEPT(SOFTMAX)) break;
       NEW(TfLiteSoftmaxParams, kSoftmax) { p->beta = f32(&r, 0, 0.0f); }
       break;
     }
     case CONCATENATION: {
+      if (!KEPT(CONCATENATION)) break;
       NEW(TfLiteConcatenationParams, kConcatenation) {
         p->axis = i32(&r, 0, 0);
         p->activation = activation(i8(&r, 1, 0));
@@ -205,6 +216,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case ADD: {
+      if (!KEPT(ADD)) break;
       NEW(TfLiteAddParams, kAdd) {
         p->activation = activation(i8(&r, 0, 0));
         p->pot_scale_int16 = b8(&r, 1, true);
@@ -212,6 +224,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SUB: {
+      if (!KEPT(SUB)) break;
       NEW(TfLiteSubParams, kSub) {
         p->activation = activation(i8(&r, 0, 0));
         p->pot_scale_int16 = b8(&r, 1, true);
@@ -219,18 +232,22 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case MUL: {
+      if (!KEPT(MUL)) break;
       NEW(TfLiteMulParams, kMul) { p->activation = activation(i8(&r, 0, 0)); }
       break;
     }
     case DIV: {
+      if (!KEPT(DIV)) break;
       NEW(TfLiteDivParams, kDiv) { p->activation = activation(i8(&r, 0, 0)); }
       break;
     }
     case L2_NORMALIZATION: {
+      if (!KEPT(L2_NORMALIZATION)) break;
       NEW(TfLiteL2NormParams, kL2Norm) { p->activation = activation(i8(&r, 0, 0)); }
       break;
     }
     case LOCAL_RESPONSE_NORMALIZATION: {
+      if (!KEPT(LOCAL_RESPONSE_NORMALIZATION)) break;
       NEW(TfLiteLocalResponseNormParams, kLocalResponseNorm) {
         p->radius = i32(&r, 0, 0);
         p->bias = f32(&r, 1, 0.0f);
@@ -240,6 +257,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case LSH_PROJECTION: {
+      if (!KEPT(LSH_PROJECTION)) break;
       NEW(TfLiteLSHProjectionParams, kLSHProjection) {
         int8_t t = i8(&r, 0, 0);
         p->type = t == 1 ? kTfLiteLshProjectionSparse
@@ -248,6 +266,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SVDF: {
+      if (!KEPT(SVDF)) break;
       NEW(TfLiteSVDFParams, kSVDF) {
         p->rank = i32(&r, 0, 0);
         p->activation = activation(i8(&r, 1, 0));
@@ -256,6 +275,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case RNN: {
+      if (!KEPT(RNN)) break;
       NEW(TfLiteRNNParams, kRNN) {
         p->activation = activation(i8(&r, 0, 0));
         p->asymmetric_quantize_inputs = b8(&r, 1, false);
@@ -263,6 +283,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case UNIDIRECTIONAL_SEQUENCE_RNN: {
+      if (!KEPT(UNIDIRECTIONAL_SEQUENCE_RNN)) break;
       NEW(TfLiteSequenceRNNParams, kSequenceRNN) {
         p->time_major = b8(&r, 0, false);
         p->activation = activation(i8(&r, 1, 0));
@@ -271,6 +292,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case BIDIRECTIONAL_SEQUENCE_RNN: {
+      if (!KEPT(BIDIRECTIONAL_SEQUENCE_RNN)) break;
       NEW(TfLiteBidirectionalSequenceRNNParams, kBidiRNN) {
         p->time_major = b8(&r, 0, false);
         p->activation = activation(i8(&r, 1, 0));
@@ -280,6 +302,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case LSTM: {
+      if (!KEPT(LSTM)) break;
       NEW(TfLiteLSTMParams, kLSTM) {
         p->activation = activation(i8(&r, 0, 0));
         p->cell_clip = f32(&r, 1, 0.0f);
@@ -298,6 +321,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case UNIDIRECTIONAL_SEQUENCE_LSTM: {
+      if (!KEPT(UNIDIRECTIONAL_SEQUENCE_LSTM)) break;
       NEW(TfLiteUnidirectionalSequenceLSTMParams, kUniLSTM) {
         p->activation = activation(i8(&r, 0, 0));
         p->cell_clip = f32(&r, 1, 0.0f);
@@ -309,6 +333,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case BIDIRECTIONAL_SEQUENCE_LSTM: {
+      if (!KEPT(BIDIRECTIONAL_SEQUENCE_LSTM)) break;
       NEW(TfLiteBidirectionalSequenceLSTMParams, kBidiLSTM) {
         p->activation = activation(i8(&r, 0, 0));
         p->cell_clip = f32(&r, 1, 0.0f);
@@ -320,6 +345,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case RESIZE_BILINEAR: {
+      if (!KEPT(RESIZE_BILINEAR)) break;
       NEW(TfLiteResizeBilinearParams, kResizeBilinear) {
         p->align_corners = b8(&r, 2, false);
         p->half_pixel_centers = b8(&r, 3, false);
@@ -327,6 +353,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case RESIZE_NEAREST_NEIGHBOR: {
+      if (!KEPT(RESIZE_NEAREST_NEIGHBOR)) break;
       NEW(TfLiteResizeNearestNeighborParams, kResizeNearest) {
         p->align_corners = b8(&r, 0, false);
         p->half_pixel_centers = b8(&r, 1, false);
@@ -334,6 +361,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case RESHAPE: {
+      if (!KEPT(RESHAPE)) break;
       NEW(TfLiteReshapeParams, kReshape) {
         fail = int_vector(sg, &r, 0, p->shape, TFLITE_RESHAPE_PARAMS_MAX_DIMENSION_COUNT,
                           &p->num_dimensions, "reshape");
@@ -341,6 +369,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SKIP_GRAM: {
+      if (!KEPT(SKIP_GRAM)) break;
       NEW(TfLiteSkipGramParams, kSkipGram) {
         p->ngram_size = i32(&r, 0, 0);
         p->max_skip_size = i32(&r, 1, 0);
@@ -349,14 +378,17 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SPACE_TO_DEPTH: {
+      if (!KEPT(SPACE_TO_DEPTH)) break;
       NEW(TfLiteSpaceToDepthParams, kSpaceToDepth) { p->block_size = i32(&r, 0, 0); }
       break;
     }
     case DEPTH_TO_SPACE: {
+      if (!KEPT(DEPTH_TO_SPACE)) break;
       NEW(TfLiteDepthToSpaceParams, kDepthToSpace) { p->block_size = i32(&r, 0, 0); }
       break;
     }
     case EMBEDDING_LOOKUP_SPARSE: {
+      if (!KEPT(EMBEDDING_LOOKUP_SPARSE)) break;
       NEW(TfLiteEmbeddingLookupSparseParams, kEmbeddingLookupSparse) {
         int8_t c = i8(&r, 0, 0);
         p->combiner = c == 1 ? kTfLiteCombinerTypeMean
@@ -365,6 +397,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case GATHER: {
+      if (!KEPT(GATHER)) break;
       NEW(TfLiteGatherParams, kGather) {
         p->axis = i32(&r, 0, 0);
         p->batch_dims = i32(&r, 1, 0);
@@ -378,16 +411,22 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
     case REDUCE_MIN:
     case REDUCE_ANY:
     case REDUCE_ALL: {
+      if (!(KEPT(MEAN) || KEPT(SUM) || KEPT(REDUCE_PROD) || KEPT(REDUCE_MAX) || KEPT(REDUCE_MIN) ||
+            KEPT(REDUCE_ANY) || KEPT(REDUCE_ALL))) {
+        break;
+      }
       NEW(TfLiteReducerParams, kReducer) { p->keep_dims = b8(&r, 0, false); }
       break;
     }
     case SQUEEZE: {
+      if (!KEPT(SQUEEZE)) break;
       NEW(TfLiteSqueezeParams, kSqueeze) {
         fail = int_vector(sg, &r, 0, p->squeeze_dims, 8, &p->num_squeeze_dims, "squeeze");
       }
       break;
     }
     case STRIDED_SLICE: {
+      if (!KEPT(STRIDED_SLICE)) break;
       NEW(TfLiteStridedSliceParams, kStridedSlice) {
         p->begin_mask = i32(&r, 0, 0);
         p->end_mask = i32(&r, 1, 0);
@@ -399,14 +438,17 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SPLIT: {
+      if (!KEPT(SPLIT)) break;
       NEW(TfLiteSplitParams, kSplit) { p->num_splits = i32(&r, 0, 0); }
       break;
     }
     case SPLIT_V: {
+      if (!KEPT(SPLIT_V)) break;
       NEW(TfLiteSplitVParams, kSplitV) { p->num_splits = i32(&r, 0, 0); }
       break;
     }
     case CAST: {
+      if (!KEPT(CAST)) break;
       NEW(TfLiteCastParams, kCast) {
         fail = tensor_type(sg, &r, 0, &p->in_data_type);
         if (!fail) fail = tensor_type(sg, &r, 1, &p->out_data_type);
@@ -414,14 +456,17 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case ARG_MAX: {
+      if (!KEPT(ARG_MAX)) break;
       NEW(TfLiteArgMaxParams, kArgMax) { fail = tensor_type(sg, &r, 0, &p->output_type); }
       break;
     }
     case ARG_MIN: {
+      if (!KEPT(ARG_MIN)) break;
       NEW(TfLiteArgMinParams, kArgMin) { fail = tensor_type(sg, &r, 0, &p->output_type); }
       break;
     }
     case TRANSPOSE_CONV: {
+      if (!KEPT(TRANSPOSE_CONV)) break;
       NEW(TfLiteTransposeConvParams, kTransposeConv) {
         p->padding = padding(i8(&r, 0, 0));
         p->stride_width = i32(&r, 1, 0);
@@ -432,14 +477,17 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case SPARSE_TO_DENSE: {
+      if (!KEPT(SPARSE_TO_DENSE)) break;
       NEW(TfLiteSparseToDenseParams, kSparseToDense) { p->validate_indices = b8(&r, 0, false); }
       break;
     }
     case SHAPE: {
+      if (!KEPT(SHAPE)) break;
       NEW(TfLiteShapeParams, kShape) { fail = tensor_type(sg, &r, 0, &p->out_type); }
       break;
     }
     case FAKE_QUANT: {
+      if (!KEPT(FAKE_QUANT)) break;
       NEW(TfLiteFakeQuantParams, kFakeQuant) {
         p->min = f32(&r, 0, 0.0f);
         p->max = f32(&r, 1, 0.0f);
@@ -449,6 +497,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case PACK: {
+      if (!KEPT(PACK)) break;
       NEW(TfLitePackParams, kPack) {
         p->values_count = i32(&r, 0, 0);
         p->axis = i32(&r, 1, 0);
@@ -456,10 +505,12 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case ONE_HOT: {
+      if (!KEPT(ONE_HOT)) break;
       NEW(TfLiteOneHotParams, kOneHot) { p->axis = i32(&r, 0, 0); }
       break;
     }
     case UNPACK: {
+      if (!KEPT(UNPACK)) break;
       NEW(TfLiteUnpackParams, kUnpack) {
         p->num = i32(&r, 0, 0);
         p->axis = i32(&r, 1, 0);
@@ -467,22 +518,26 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case LEAKY_RELU: {
+      if (!KEPT(LEAKY_RELU)) break;
       NEW(TfLiteLeakyReluParams, kLeakyRelu) { p->alpha = f32(&r, 0, 0.0f); }
       break;
     }
     case MIRROR_PAD: {
+      if (!KEPT(MIRROR_PAD)) break;
       NEW(TfLiteMirrorPaddingParams, kMirrorPad) {
         p->mode = i8(&r, 0, 0) == 0 ? kTfLiteMirrorPaddingReflect : kTfLiteMirrorPaddingSymmetric;
       }
       break;
     }
     case UNIQUE: {
+      if (!KEPT(UNIQUE)) break;
       NEW(TfLiteUniqueParams, kUnique) {
         p->index_out_type = i8(&r, 0, 2) == 4 ? kTfLiteInt64 : kTfLiteInt32;
       }
       break;
     }
     case REVERSE_SEQUENCE: {
+      if (!KEPT(REVERSE_SEQUENCE)) break;
       NEW(TfLiteReverseSequenceParams, kReverseSequence) {
         p->seq_dim = i32(&r, 0, 0);
         p->batch_dim = i32(&r, 1, 0);
@@ -490,6 +545,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case IF: {
+      if (!KEPT(IF)) break;
       NEW(TfLiteIfParams, kIf) {
         p->then_subgraph_index = i32(&r, 0, 0);
         p->else_subgraph_index = i32(&r, 1, 0);
@@ -497,6 +553,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case WHILE: {
+      if (!KEPT(WHILE)) break;
       NEW(TfLiteWhileParams, kWhile) {
         p->cond_subgraph_index = i32(&r, 0, 0);
         p->body_subgraph_index = i32(&r, 1, 0);
@@ -504,10 +561,12 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case CALL_ONCE: {
+      if (!KEPT(CALL_ONCE)) break;
       NEW(TfLiteCallOnceParams, kCallOnce) { p->init_subgraph_index = i32(&r, 0, 0); }
       break;
     }
     case BATCH_MATMUL: {
+      if (!KEPT(BATCH_MATMUL)) break;
       NEW(TfLiteBatchMatMulParams, kBatchMatMul) {
         p->adj_x = b8(&r, 0, false);
         p->adj_y = b8(&r, 1, false);
@@ -516,6 +575,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case CUMSUM: {
+      if (!KEPT(CUMSUM)) break;
       NEW(TfLiteCumsumParams, kCumsum) {
         p->exclusive = b8(&r, 0, false);
         p->reverse = b8(&r, 1, false);
@@ -524,6 +584,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
     }
     case CONV_3D:
     case CONV_3D_TRANSPOSE: {
+      if (!(KEPT(CONV_3D) || KEPT(CONV_3D_TRANSPOSE))) break;
       NEW(TfLiteConv3DParams, kConv3D) {
         p->padding = padding(i8(&r, 0, 0));
         p->stride_depth = i32(&r, 1, 0);
@@ -537,6 +598,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case HASHTABLE: {
+      if (!KEPT(HASHTABLE)) break;
       NEW(TfLiteHashtableParams, kHashtable) {
         p->table_id = i32(&r, 0, 0);
         fail = tensor_type(sg, &r, 1, &p->key_dtype);
@@ -545,6 +607,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case VAR_HANDLE: {
+      if (!KEPT(VAR_HANDLE)) break;
       NEW(TfLiteVarHandleParams, kVarHandle) {
         if (el_fb_string_field(r.t, 0, &p->container, NULL) != 0 ||
             el_fb_string_field(r.t, 1, &p->shared_name, NULL) != 0) {
@@ -556,6 +619,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
     case MULTINOMIAL:
     case RANDOM_STANDARD_NORMAL:
     case RANDOM_UNIFORM: {
+      if (!(KEPT(MULTINOMIAL) || KEPT(RANDOM_STANDARD_NORMAL) || KEPT(RANDOM_UNIFORM))) break;
       NEW(TfLiteRandomParams, kRandom) {
         p->seed = (int)i64(&r, 0, 0);
         p->seed2 = (int)i64(&r, 1, 0);
@@ -563,6 +627,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case BUCKETIZE: {
+      if (!KEPT(BUCKETIZE)) break;
       NEW(TfLiteBucketizeParams, kBucketize) {
         el_fb_vec v;
         int has = 0;
@@ -583,6 +648,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       break;
     }
     case GELU: {
+      if (!KEPT(GELU)) break;
       NEW(TfLiteGeluParams, kGelu) { p->approximate = b8(&r, 0, false); }
       break;
     }
@@ -594,6 +660,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
       return kTfLiteOk;
   }
 #undef NEW
+#undef KEPT
   if (r.bad) {
     el_report(sg, "The model is not a valid Flatbuffer buffer");
     return kTfLiteError;

@@ -40,7 +40,13 @@ TfLiteStatus el_add_tensors(el_subgraph* sg, int n, int* first) {
   }
   if (want > sg->tensor_cap) {
     /* Kernels may hold TfLiteTensor pointers across AddTensors, so grow rarely and generously. */
+#ifdef EDGELITE_FREESTANDING
+    /* Firmware RAM is the caller's arena: the model's tensors exactly, grown only when a
+     * kernel adds temporaries. */
+    size_t cap = want;
+#else
     size_t cap = sg->tensor_cap * 2 > want ? sg->tensor_cap * 2 : want + 16;
+#endif
     TfLiteTensor* t = realloc(sg->ctx.tensors, cap * sizeof *t);
     if (t == NULL) return kTfLiteError;
     sg->ctx.tensors = t;
@@ -210,10 +216,19 @@ static void set_external_context(TfLiteContext* ctx, TfLiteExternalContextType t
 /* Persistent buffers live until the interpreter is destroyed; a header links them. */
 static void* allocate_persistent(TfLiteContext* ctx, size_t bytes) {
   el_subgraph* sg = sg_of(ctx);
+#ifdef EDGELITE_FREESTANDING
+  /* Firmware: the allocator's 8-byte alignment serves the kernels' persistent data (no SIMD
+   * loads of it), and every padding byte would come out of the caller's arena. */
+  enum { kHeader = 8 };
+  if (bytes > SIZE_MAX - kHeader) return NULL;
+  void* p = malloc(kHeader + bytes);
+  if (p == NULL) return NULL;
+#else
   enum { kHeader = 64 };
   if (bytes > SIZE_MAX - kHeader) return NULL;
   void* p = NULL;
   if (posix_memalign(&p, 64, kHeader + bytes) != 0) return NULL;
+#endif
   el_persistent* rec = p;
   rec->next = sg->persistent;
   sg->persistent = rec;

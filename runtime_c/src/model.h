@@ -20,12 +20,15 @@ typedef struct el_int_list {
   int* v;
 } el_int_list;
 
+/* The scale and zero-point vectors point straight into the flatbuffer when its layout serves as
+ * the array (little-endian host, element-aligned vector), else at a pool copy. */
 typedef struct el_quant_desc {
   int present;
   int32_t num_scales;
-  float* scales;
+  const float* scales;
   int32_t num_zero_points; /* -1: the zero_point vector is absent */
-  int64_t* zero_points;
+  const int64_t* zero_points;
+  int scales_in_place;     /* scales[-1] is the vector's length word: a TfLiteFloatArray */
   int32_t quantized_dimension;
   uint8_t details_type; /* QuantizationDetails union type, 0 when none */
 } el_quant_desc;

@@ -119,6 +119,13 @@ static int read_sparsity(parse_ctx* c, const el_fb_table* t, el_sparsity_desc* s
   return 0;
 }
 
+/* Flatbuffer scalars are little-endian; on such a host an aligned vector is already the array. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+enum { kInPlace = 1 };
+#else
+enum { kInPlace = 0 };
+#endif
+
 static int read_quant(parse_ctx* c, const el_fb_table* t, el_quant_desc* q) {
   el_fb_vec scales, zps;
   int has_s = 0, has_z = 0;
@@ -135,18 +142,31 @@ static int read_quant(parse_ctx* c, const el_fb_table* t, el_quant_desc* q) {
   if (has_s) {
     if (scales.len > INT32_MAX / 4) return -1;
     CHECK(charge(c, scales.len + 1));
-    q->scales = el_pool_alloc(&c->m->pool, scales.len, sizeof(float));
-    if (q->scales == NULL) return -1;
-    for (uint32_t i = 0; i < scales.len; ++i) q->scales[i] = el_fb_vec_f32(&scales, i);
+    const uint8_t* at = el_fb_vec_data(&scales);
+    if (kInPlace && (uintptr_t)at % _Alignof(float) == 0) {
+      q->scales = (const float*)(const void*)at;
+      q->scales_in_place = 1;
+    } else {
+      float* copy = el_pool_alloc(&c->m->pool, scales.len, sizeof(float));
+      if (copy == NULL) return -1;
+      for (uint32_t i = 0; i < scales.len; ++i) copy[i] = el_fb_vec_f32(&scales, i);
+      q->scales = copy;
+    }
     q->num_scales = (int32_t)scales.len;
   }
   q->num_zero_points = -1;
   if (has_z) {
     if (zps.len > INT32_MAX / 8) return -1;
     CHECK(charge(c, zps.len + 1));
-    q->zero_points = el_pool_alloc(&c->m->pool, zps.len, sizeof(int64_t));
-    if (q->zero_points == NULL) return -1;
-    for (uint32_t i = 0; i < zps.len; ++i) q->zero_points[i] = el_fb_vec_i64(&zps, i);
+    const uint8_t* at = el_fb_vec_data(&zps);
+    if (kInPlace && (uintptr_t)at % _Alignof(int64_t) == 0) {
+      q->zero_points = (const int64_t*)(const void*)at;
+    } else {
+      int64_t* copy = el_pool_alloc(&c->m->pool, zps.len, sizeof(int64_t));
+      if (copy == NULL) return -1;
+      for (uint32_t i = 0; i < zps.len; ++i) copy[i] = el_fb_vec_i64(&zps, i);
+      q->zero_points = copy;
+    }
     q->num_zero_points = (int32_t)zps.len;
   }
   return 0;

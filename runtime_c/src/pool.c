@@ -7,12 +7,17 @@
 /* A firmware's heap is the RAM budget itself, so freestanding pools grow in small steps. */
 #ifndef EL_POOL_CHUNK_BYTES
 #ifdef EDGELITE_FREESTANDING
-#define EL_POOL_CHUNK_BYTES 512
+#define EL_POOL_CHUNK_BYTES 256
 #else
 #define EL_POOL_CHUNK_BYTES 16384
 #endif
 #endif
+/* Freestanding targets are 32-bit: 8 bytes align every object the core keeps in a pool. */
+#ifdef EDGELITE_FREESTANDING
+enum { EL_POOL_CHUNK = EL_POOL_CHUNK_BYTES, EL_POOL_ALIGN = 8 };
+#else
 enum { EL_POOL_CHUNK = EL_POOL_CHUNK_BYTES, EL_POOL_ALIGN = 16 };
+#endif
 
 struct el_pool_chunk {
   el_pool_chunk* next;

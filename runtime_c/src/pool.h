@@ -11,7 +11,7 @@ typedef struct el_pool {
   el_pool_chunk* head;
 } el_pool;
 
-/* Zeroed, 16-byte aligned memory for `n` items of `size` bytes; NULL on overflow or no memory. */
+/* Zeroed, 16-byte (freestanding: 8-byte) aligned memory for `n` items of `size` bytes; NULL on overflow or no memory. */
 void* el_pool_alloc(el_pool* pool, size_t n, size_t size);
 /* A copy of the NUL-terminated `s`. */
 char* el_pool_strdup(el_pool* pool, const char* s);

@@ -92,6 +92,47 @@ static TfLiteStatus check_quant_values(el_subgraph* sg, const el_quant_desc* q, 
   return kTfLiteOk;
 }
 
+#ifdef EDGELITE_FREESTANDING
+/* Firmware RAM is the budget: the scales stay in the flatbuffer (its vector is laid out as a
+ * TfLiteFloatArray), the parameters live in the interpreter's pool, and tensors whose zero points
+ * are equal (per-channel int8 weights: all zero) share one array. They go with the interpreter,
+ * so el_release_tensor leaves them alone. */
+static const TfLiteIntArray* shared_zero_points(const el_subgraph* sg, const el_quant_desc* q) {
+  for (int32_t j = 0; j < sg->num_model_tensors; ++j) {
+    const TfLiteTensor* o = &sg->ctx.tensors[j];
+    if (o->quantization.type != kTfLiteAffineQuantization || o->quantization.params == NULL) continue;
+    const TfLiteIntArray* zp = ((const TfLiteAffineQuantization*)o->quantization.params)->zero_point;
+    if (zp->size != q->num_scales) continue;
+    int32_t k = 0;
+    while (k < q->num_scales && zp->data[k] == q->zero_points[k]) ++k;
+    if (k == q->num_scales) return zp;
+  }
+  return NULL;
+}
+
+static TfLiteAffineQuantization* affine_in_pool(el_subgraph* sg, const el_quant_desc* q) {
+  el_pool* pool = &sg->interp->pool;
+  TfLiteAffineQuantization* aq = el_pool_alloc(pool, 1, sizeof *aq);
+  if (aq == NULL) return NULL;
+  if (q->scales_in_place) {
+    aq->scale = (TfLiteFloatArray*)(void*)((int*)(void*)(uintptr_t)q->scales - 1);
+  } else {
+    aq->scale = el_pool_alloc(pool, 1, sizeof(TfLiteFloatArray) + sizeof(float) * (size_t)q->num_scales);
+    if (aq->scale == NULL) return NULL;
+    aq->scale->size = q->num_scales;
+    memcpy(aq->scale->data, q->scales, sizeof(float) * (size_t)q->num_scales);
+  }
+  aq->zero_point = (TfLiteIntArray*)(uintptr_t)shared_zero_points(sg, q);
+  if (aq->zero_point == NULL) {
+    aq->zero_point = el_pool_alloc(pool, 1, sizeof(TfLiteIntArray) + sizeof(int) * (size_t)q->num_scales);
+    if (aq->zero_point == NULL) return NULL;
+    aq->zero_point->size = q->num_scales;
+    for (int32_t i = 0; i < q->num_scales; ++i) aq->zero_point->data[i] = (int)q->zero_points[i];
+  }
+  return aq;
+}
+#endif
+
 /* TFLite's ParseQuantization: per-tensor or per-axis affine parameters. */
 static TfLiteStatus setup_quantization(el_subgraph* sg, const el_tensor_desc* d, TfLiteTensor* t) {
   const el_quant_desc* q = &d->quant;
@@ -127,6 +168,10 @@ static TfLiteStatus setup_quantization(el_subgraph* sg, const el_tensor_desc* d,
     return kTfLiteError;
   }
   if (check_quant_values(sg, q, t->type) != kTfLiteOk) return kTfLiteError;
+#ifdef EDGELITE_FREESTANDING
+  TfLiteAffineQuantization* aq = affine_in_pool(sg, q);
+  if (aq == NULL) return kTfLiteError;
+#else
   TfLiteAffineQuantization* aq = calloc(1, sizeof *aq);
   if (aq == NULL) return kTfLiteError;
   aq->scale = TfLiteFloatArrayCreate(q->num_scales);
@@ -141,6 +186,7 @@ static TfLiteStatus setup_quantization(el_subgraph* sg, const el_tensor_desc* d,
     aq->scale->data[i] = q->scales[i];
     aq->zero_point->data[i] = (int)q->zero_points[i];
   }
+#endif
   aq->quantized_dimension = qdim;
   t->quantization.type = kTfLiteAffineQuantization;
   t->quantization.params = aq;
@@ -307,6 +353,9 @@ void el_release_tensor(el_subgraph* sg, int i) {
   el_tensor_extra* x = &sg->extra[i];
   TfLiteIntArrayFree(t->dims);
   TfLiteIntArrayFree((TfLiteIntArray*)t->dims_signature);
+#ifdef EDGELITE_FREESTANDING
+  if (x->desc != NULL) t->quantization.type = kTfLiteNoQuantization; /* pool memory (affine_in_pool) */
+#endif
   TfLiteQuantizationFree(&t->quantization);
   TfLiteSparsityFree(t->sparsity);
   TfLiteIntArrayFree(x->pending_dims);

@@ -4,8 +4,9 @@
 
 The core is cross-compiled with Debian's gcc-arm-none-eabi (newlib) keeping only the kernels of the model's
 ops (`edgelite ops --header`), linked with the MPS2 board files (runtime_c/boards/mps2) and run on the board
-qemu models for the CPU, with semihosting for output. Prints the outputs, the arena, the heap the interpreter
-used and the code size of the framework and of the kernels; `--json` prints the same for machines.
+qemu models for the CPU, with semihosting for output. Prints the outputs, the activation arena, the RAM the
+interpreter took from its one buffer (edgelite/edgelite_micro.h; `--smallest-arena` binary-searches the smallest
+buffer it runs with) and the code size of the framework and of the kernels; `--json` prints the same for machines.
 """
 from __future__ import annotations
 
@@ -101,23 +102,33 @@ def write_model_data(model: bytes, inputs: Sequence[np.ndarray], path: Path) -> 
     lens = ", ".join(str(np.asarray(x).nbytes) for x in inputs) or "0"
     parts.append(f"const unsigned char* const el_fw_inputs[] = {{{names}}};\n")
     parts.append(f"const size_t el_fw_input_lens[] = {{{lens}}};\n")
-    path.write_text("".join(parts))
+    text = "".join(parts)
+    if not path.exists() or path.read_text() != text:  # unchanged data keeps its compiled object
+        path.write_text(text)
 
 
-def link(cpu: str, library: Path, model_data: Path, build: Path, heap_bytes: int) -> Path:
-    """Compile the board files and the model data, and link them with the core into an ELF image."""
+def _compile(cpu: str, src: Path, obj: Path, defines: Sequence[str] = ()) -> Path:
     flags = CPUS[cpu][1]
     cflags = [*flags, "-std=c11", "-Os", "-Wall", "-Wextra", "-Werror", "-ffunction-sections", "-fdata-sections",
-              f"-I{BOARD}", f"-I{ROOT / 'runtime_c' / 'include'}", f"-DEL_FW_HEAP_BYTES={heap_bytes}"]
+              f"-I{BOARD}", f"-I{ROOT / 'runtime_c' / 'include'}", *defines]
+    _run(["arm-none-eabi-gcc", *cflags, "-c", str(src), "-o", str(obj)], f"compiling {src.name}")
+    return obj
+
+
+def link(cpu: str, library: Path, model_data: Path, build: Path, arena_bytes: int) -> Path:
+    """Compile the board files and the model data, and link them with the core into an ELF image whose
+    interpreter RAM buffer holds `arena_bytes`."""
     objects = []
-    for src in (BOARD / "startup.c", BOARD / "heap.c", BOARD / "run_model.c", model_data):
+    for src in (BOARD / "startup.c", model_data):
         obj = build / (src.stem + ".o")
-        _run(["arm-none-eabi-gcc", *cflags, "-c", str(src), "-o", str(obj)], f"compiling {src.name}")
+        if not obj.exists() or obj.stat().st_mtime < src.stat().st_mtime:
+            _compile(cpu, src, obj)
         objects.append(str(obj))
+    objects.append(str(_compile(cpu, BOARD / "run_model.c", build / "run_model.o",
+                                [f"-DEL_FW_ARENA_BYTES={arena_bytes}"])))
     elf = build / "firmware.elf"
-    wraps = ",".join(f"--wrap={f}" for f in ("malloc", "calloc", "realloc", "free"))
-    _run(["arm-none-eabi-gcc", *flags, "--specs=nano.specs", "--specs=rdimon.specs", "-nostartfiles",
-          f"-T{BOARD / CPUS[cpu][2]}", *objects, str(library), "-lm", "-Wl,--gc-sections", f"-Wl,{wraps}",
+    _run(["arm-none-eabi-gcc", *CPUS[cpu][1], "--specs=nano.specs", "--specs=rdimon.specs", "-nostartfiles",
+          f"-T{BOARD / CPUS[cpu][2]}", *objects, str(library), "-lm", "-Wl,--gc-sections",
           f"-Wl,-Map={build / 'firmware.map'}", "-o", str(elf)], "linking the firmware")
     return elf
 
@@ -178,13 +189,8 @@ def code_size(map_file: Path) -> Dict[str, int]:
     return sizes
 
 
-def build_and_run(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "cortex-m4",
-                  build: Optional[Path] = None, heap_bytes: int = 512 * 1024, timeout: float = 120,
-                  op_models: Optional[Sequence[Path]] = None) -> Dict[str, object]:
-    """The whole path for one model; returns outputs, stats and code sizes.
-
-    The core keeps the kernels of `op_models` (default: the model itself); firmware for several models can
-    share one core build by naming them all. Builds are cached under `build` by CPU and op selection."""
+def _prepare(model_path: Path, inputs: Sequence[np.ndarray], cpu: str, build: Optional[Path],
+             op_models: Optional[Sequence[Path]]):
     missing = missing_tools()
     if missing:
         raise FirmwareError(f"missing cross tools: {', '.join(missing)} (Debian: gcc-arm-none-eabi "
@@ -203,11 +209,58 @@ def build_and_run(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "co
     image.mkdir(parents=True, exist_ok=True)
     data_c = image / "model_data.c"
     write_model_data(model, inputs, data_c)
-    elf = link(cpu, library, data_c, image, heap_bytes)
+    return library, data_c, image
+
+
+def build_and_run(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "cortex-m4",
+                  build: Optional[Path] = None, arena_bytes: int = 512 * 1024, timeout: float = 120,
+                  op_models: Optional[Sequence[Path]] = None) -> Dict[str, object]:
+    """The whole path for one model; returns outputs, stats and code sizes.
+
+    The core keeps the kernels of `op_models` (default: the model itself); firmware for several models can
+    share one core build by naming them all. Builds are cached under `build` by CPU and op selection."""
+    library, data_c, image = _prepare(model_path, inputs, cpu, build, op_models)
+    elf = link(cpu, library, data_c, image, arena_bytes)
     result = run_qemu(cpu, elf, timeout)
     result["code_size"] = code_size(image / "firmware.map")
     result["elf"] = str(elf)
     return result
+
+
+def smallest_arena(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "cortex-m4",
+                   build: Optional[Path] = None, timeout: float = 120,
+                   op_models: Optional[Sequence[Path]] = None) -> Dict[str, object]:
+    """Binary search for the fewest RAM-buffer bytes (a multiple of 8) with which the firmware still runs and
+    gives the outputs of a run with plenty; returns that size, the runs it took and the passing run."""
+    library, data_c, image = _prepare(model_path, inputs, cpu, build, op_models)
+
+    def attempt(size: int) -> Optional[Dict[str, object]]:
+        try:
+            return run_qemu(cpu, link(cpu, library, data_c, image, size), timeout)
+        except FirmwareError:
+            return None
+
+    reference = attempt(512 * 1024)
+    if reference is None:
+        raise FirmwareError(f"{model_path} does not run with a 512 KiB RAM buffer")
+    # Every byte the core touched lies below its high-water mark, so that size runs. Below it the core may
+    # still succeed on another path (the planner falls back when its scratch does not fit), so the search
+    # starts from nothing.
+    hi = -(-reference["stats"]["ram_high_water"] // 8) * 8
+    lo = 0
+    best = attempt(hi)
+    if best is None or best["outputs"] != reference["outputs"]:
+        raise FirmwareError(f"{model_path} fails with its high-water mark ({hi} bytes) as the RAM buffer")
+    runs = 2
+    while hi - lo > 8:
+        mid = (lo + hi) // 16 * 8
+        got = attempt(mid)
+        runs += 1
+        if got is not None and got["outputs"] == reference["outputs"]:
+            hi, best = mid, got
+        else:
+            lo = mid
+    return {"arena_bytes": hi, "runs": runs, "result": best, "reference": reference}
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -217,14 +270,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--input", action="append", default=[], type=Path, help=".npy input, once per model input")
     p.add_argument("--cpu", default="cortex-m4", choices=sorted(CPUS))
     p.add_argument("--build", type=Path, help="build directory (default build/firmware)")
-    p.add_argument("--heap", type=int, default=512 * 1024, help="bytes of the firmware's heap arena")
+    p.add_argument("--arena", type=int, default=512 * 1024, help="bytes of the interpreter's RAM buffer")
+    p.add_argument("--smallest-arena", action="store_true",
+                   help="also binary-search the smallest RAM buffer the model runs with")
     p.add_argument("--ops-from", action="append", type=Path, default=None,
                    help="keep the kernels of these models' ops (default: the model's own)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
-        result = build_and_run(args.model, [np.load(x) for x in args.input], args.cpu, args.build, args.heap,
-                               op_models=args.ops_from)
+        inputs = [np.load(x) for x in args.input]
+        result = build_and_run(args.model, inputs, args.cpu, args.build, args.arena, op_models=args.ops_from)
+        if args.smallest_arena:
+            result["stats"]["ram_smallest_buffer"] = smallest_arena(args.model, inputs, args.cpu, args.build,
+                                                                    op_models=args.ops_from)["arena_bytes"]
     except FirmwareError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -15,41 +15,40 @@
 #include "kernels/kernels.h"
 #include "kernels/optimized/opt_kernels.h"
 #include "kernels/quant_ops.h"
+#include "op_selection.h"
 
 typedef struct kernel_entry {
-  int min_version;
-  int max_version;
+  int16_t code;
+  uint8_t min_version;
+  uint8_t max_version;
   const TfLiteRegistration* reference;
   const TfLiteRegistration* optimized; /* NULL: the reference registration serves both tiers */
 } kernel_entry;
 
 #ifdef EDGELITE_OP_SELECTION
-/* A firmware build keeps the kernels of the ops its models use: the header `edgelite ops MODEL
- * --header` writes defines EL_KEEP_<code> as EL_KEPT_PROBE for each of them, and every other
- * entry is left empty so the linker drops its kernel. */
-#include EDGELITE_OP_SELECTION
-#define EL_KEPT_PROBE ~, 1
-#define EL_SECOND_(a, b, ...) b
-#define EL_IS_KEPT_(...) EL_SECOND_(__VA_ARGS__, 0, ~)
-#define EL_IS_KEPT(code) EL_IS_KEPT_(EL_KEEP_##code)
-#define EL_CAT_(a, b) a##b
-#define EL_CAT(a, b) EL_CAT_(a, b)
-#define EL_IF_KEPT_1(x) x
-#define EL_IF_KEPT_0(x) NULL
-#define EL_SELECT(code, x) EL_CAT(EL_IF_KEPT_, EL_IS_KEPT(code))(x)
+/* A firmware build keeps the kernels of the ops its models use (op_selection.h) in a table of
+ * those ops alone, searched by code, and the linker drops every other kernel: a kept entry takes
+ * the next slot (__COUNTER__ counts kept entries only), every other one re-initialises the empty
+ * slot 0. */
+#define REF(code, lo, hi, reg) EL_SEL_CAT(EL_REF_KEPT_, EL_IS_KEPT(code))(code, lo, hi, reg)
+#define EL_REF_KEPT_1(code, lo, hi, reg) [__COUNTER__ - kFirstSlot] = {(code), (lo), (hi), &(reg), NULL}
+#define EL_REF_KEPT_0(code, lo, hi, reg) [0] = {0, 0, 0, NULL, NULL}
+#define OPT(code, lo, hi, reg, opt) REF(code, lo, hi, reg)
+#define EL_TABLE_SIZE
+enum { kFirstSlot = __COUNTER__ };
+#pragma GCC diagnostic ignored "-Woverride-init"
 #else
-#define EL_SELECT(code, x) x
-#endif
-
-#define REF(code, lo, hi, reg) [code] = {(lo), (hi), EL_SELECT(code, &(reg)), NULL}
+#define REF(code, lo, hi, reg) [code] = {(code), (lo), (hi), &(reg), NULL}
 #ifdef EDGELITE_FREESTANDING
 /* Bare-metal builds run the reference kernels (TFLM's arithmetic, no threads or x86 SIMD). */
 #define OPT(code, lo, hi, reg, opt) REF(code, lo, hi, reg)
 #else
-#define OPT(code, lo, hi, reg, opt) [code] = {(lo), (hi), EL_SELECT(code, &(reg)), EL_SELECT(code, &(opt))}
+#define OPT(code, lo, hi, reg, opt) [code] = {(code), (lo), (hi), &(reg), &(opt)}
+#endif
+#define EL_TABLE_SIZE EL_OP_COUNT
 #endif
 
-static const kernel_entry kTable[EL_OP_COUNT] = {
+static const kernel_entry kTable[EL_TABLE_SIZE] = {
     /* control_flow.c, resource_variables.c */
     REF(EL_OP_WHILE, 1, 1, el_ref_while),
     REF(EL_OP_IF, 1, 1, el_ref_if),
@@ -222,9 +221,16 @@ static const kernel_entry kTable[EL_OP_COUNT] = {
 };
 
 static const kernel_entry* entry_of(int32_t builtin_code) {
+#ifdef EDGELITE_OP_SELECTION
+  for (size_t i = 1; i < sizeof kTable / sizeof kTable[0]; ++i) {
+    if (kTable[i].code == builtin_code) return &kTable[i];
+  }
+  return NULL;
+#else
   if (builtin_code < 0 || builtin_code >= EL_OP_COUNT) return NULL;
   const kernel_entry* e = &kTable[builtin_code];
   return e->reference ? e : NULL;
+#endif
 }
 
 const TfLiteRegistration* el_kernels_lookup(int32_t builtin_code, int version, el_kernel_tier tier) {
