@@ -1,6 +1,7 @@
 #include "kernels/softmax_quant.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #include "edgelite/builtin_op_data.h"
 #include "kernels/kernel_util.h"
@@ -20,8 +21,6 @@ static double exp_fn(double x) { return exp(x); }
 static double one_over_one_plus_x_fn(double x) { return 1.0 / (1.0 + x); }
 
 TfLiteStatus el_softmax_prepare_quant(TfLiteContext* context, TfLiteNode* node) {
-  el_softmax_q* q = (el_softmax_q*)el_q_state(context, &node->user_data, sizeof(el_softmax_q));
-  EL_ENSURE(context, q != NULL);
   const TfLiteSoftmaxParams* params = (const TfLiteSoftmaxParams*)node->builtin_data;
   EL_ENSURE(context, params != NULL);
   EL_ENSURE_OK(context, el_check_io_count(context, node, 1, 1));
@@ -29,6 +28,12 @@ TfLiteStatus el_softmax_prepare_quant(TfLiteContext* context, TfLiteNode* node) 
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
   EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
+  /* Only int16 inputs read the lookup tables: 8-bit nodes keep their 2 KB out of persistent
+   * memory. */
+  const size_t state_bytes =
+      input->type == kTfLiteInt16 ? sizeof(el_softmax_q) : offsetof(el_softmax_q, exp_lut);
+  el_softmax_q* q = (el_softmax_q*)el_q_state(context, &node->user_data, state_bytes);
+  EL_ENSURE(context, q != NULL);
   EL_ENSURE(context, el_ndims(input) >= 1);
   if (input->type == kTfLiteInt8 && output->type == kTfLiteInt8) {
     EL_ENSURE_EQ(context, output->params.zero_point, -128);
