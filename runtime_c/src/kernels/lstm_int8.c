@@ -24,7 +24,7 @@ enum { GATE_I = 0, GATE_F = 1, GATE_C = 2, GATE_O = 3 };
 struct el_lstm_int8 {
   int32_t* bias_x[4]; /* per gate: input bias + W_x row sums times -zp_x (n_cell each) */
   int32_t* bias_h[4]; /* per gate: W_h row sums times -zp_h */
-  int32_t* bias_proj; /* projection bias + W_proj row sums times zp_h (n_output) */
+  int32_t* bias_proj; /* projection bias - W_proj row sums times hidden_zp (n_output) */
   int capacity[9];
   int32_t x_a[4], h_a[4], c_a[4], ln_a[4], ln_guard[4];
   int x_b[4], h_b[4], c_b[4], ln_b[4];
@@ -103,8 +103,13 @@ TfLiteStatus el_lstm_int8_prepare(TfLiteContext* ctx, TfLiteNode* node, const el
   const TfLiteTensor* cs = t[EL_LSTM_CELL_STATE];
   EL_ENSURE_MSG(ctx, el_q_checked_log2(el_q_scale(cs), &q->cell_shift),
                 "Integer LSTM needs a power-of-two cell state scale.");
-  /* tanh(c) takes 15 + cell_shift integer bits, which must be in [0, 6]. */
-  EL_ENSURE(ctx, q->cell_shift <= -9 && q->cell_shift >= -15);
+  /* tanh(c) takes 15 + cell_shift integer bits, which must be in [0, 6] (TFLite's fixed-point tanh has
+   * no other forms: below 2^-15 its kernel leaves tanh(c) unwritten). */
+  if (q->cell_shift > -9 || q->cell_shift < -15) {
+    ctx->ReportError(ctx, "Integer LSTM cell state scale 2^%d is outside 2^-15..2^-9 (a power-of-two range "
+                     "of 1..64).", q->cell_shift);
+    return kTfLiteError;
+  }
   const float in_scale = el_q_scale(in), hs_scale = el_q_scale(hs);
   float inter_scale[5];
   int32_t inter_zp[5];
@@ -141,12 +146,15 @@ TfLiteStatus el_lstm_int8_prepare(TfLiteContext* ctx, TfLiteNode* node, const el
   }
   const float hidden = (float)(ldexp(1.0, -15) / inter_scale[4] * ldexp(1.0, -15));
   split((double)hidden, &q->hidden_a, &q->hidden_b);
-  q->hidden_zp = inter_zp[4];
+  /* With a projection, TFLite's kernel quantizes the hidden value with the intermediate's zero point
+   * negated, and folds that negated zero point out of the projection consistently (only where the
+   * hidden value saturates does it show); the reference kernels are what models are checked against. */
+  q->hidden_zp = g->use_projection ? -inter_zp[4] : inter_zp[4];
   q->output_state_zp = el_q_zero_point(hs);
   if (g->use_projection) {
     const float proj = el_q_scale(t[EL_LSTM_W_PROJ]) * inter_scale[4] / hs_scale;
     split((double)proj, &q->proj_a, &q->proj_b);
-    EL_ENSURE_OK(ctx, effective_bias(ctx, t[EL_LSTM_W_PROJ], t[EL_LSTM_BIAS_PROJ], -inter_zp[4],
+    EL_ENSURE_OK(ctx, effective_bias(ctx, t[EL_LSTM_W_PROJ], t[EL_LSTM_BIAS_PROJ], -q->hidden_zp,
                                      &q->capacity[8], &q->bias_proj));
   }
   q->cell_clip = 0;
@@ -213,9 +221,13 @@ static void compute_gate(const el_lstm_geometry* g, const el_lstm_int8* q, int g
   matvec_acc(x, q->bias_x[gi], t[kInputW[gi]]->data.int8, q->x_a[gi], q->x_b[gi], nb, g->n_input, nc, gate);
   matvec_acc(h, q->bias_h[gi], t[kRecurW[gi]]->data.int8, q->h_a[gi], q->h_b[gi], nb, g->n_output, nc, gate);
   if (g->use_peephole && kPeepW[gi] >= 0) {
+    /* TFLite's integer kernel walks the peephole product with the output size as the vector length:
+     * with a projection (n_output < n_cell) only the first n_output * nb entries get a peephole term,
+     * taken as consecutive runs of n_output. Equal to the plain diagonal product when there is none. */
     const int16_t* w = t[kPeepW[gi]]->data.i16;
-    for (size_t k = 0; k < n; ++k) {
-      const int32_t prod = el_q_mbqm((int32_t)w[k % nc] * c[k], q->c_a[gi], q->c_b[gi]);
+    const int no = g->n_output;
+    for (size_t k = 0; k < (size_t)nb * no; ++k) {
+      const int32_t prod = el_q_mbqm((int32_t)w[k % no] * c[k], q->c_a[gi], q->c_b[gi]);
       gate[k] = (int16_t)el_q_clamp(prod + gate[k], INT16_MIN, INT16_MAX);
     }
   }
