@@ -39,6 +39,19 @@ def _keras_shapes(case: dict) -> list:
 @functools.lru_cache(maxsize=None)
 def convert(name: str) -> tuple:
     """(int8 model, float SDK outputs per sample) for a case's graph and weights, converted once per case."""
+    sess, x, y, want = session(name)
+    with sess:
+        converter = tf.lite.TFLiteConverter.from_session(sess, [x], [y])
+        converter.optimizations = [tf.lite.Optimize.DEFAULT]
+        converter.representative_dataset = lambda: ([s] for s in cases.samples(name))
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+        converter.inference_input_type = tf.int8
+        converter.inference_output_type = tf.int8
+        return converter.convert(), want
+
+
+def session(name: str) -> tuple:
+    """(session with the case's weights loaded, x, y, float SDK outputs per sample) in the default graph."""
     case = cases.CASES[name]
     x = tf.placeholder(tf.float32, [case["batch"], case["time"], case["depth"]], name="x")
     cell = lambda: tf.nn.rnn_cell.BasicLSTMCell(case["units"], forget_bias=0.0)  # noqa: E731  Keras adds none
@@ -53,24 +66,16 @@ def convert(name: str) -> tuple:
         out, state = tf.nn.dynamic_rnn(cell(), x, dtype=tf.float32)
         y = tf.identity(out if case["sequences"] else state.h, name="y")
     weights = cases.keras_weights(name, _keras_shapes(case))
-    samples = cases.samples(name)
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        scopes = (["/fw/", "/bw/"] if case["bidirectional"] else
-                  [f"/cell_{k}/" for k in range(case["layers"])] if "layers" in case else ["/"])
-        for k, scope in enumerate(scopes):
-            kernel, bias = cases.cell_weights(*weights[3 * k:3 * k + 3])
-            for v in tf.global_variables():
-                if scope in v.name:
-                    v.load(kernel if v.name.endswith("kernel:0") else bias, sess)
-        want = [sess.run(y, {x: s}) for s in samples]
-        converter = tf.lite.TFLiteConverter.from_session(sess, [x], [y])
-        converter.optimizations = [tf.lite.Optimize.DEFAULT]
-        converter.representative_dataset = lambda: ([s] for s in samples)
-        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-        converter.inference_input_type = tf.int8
-        converter.inference_output_type = tf.int8
-        return converter.convert(), want
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    scopes = (["/fw/", "/bw/"] if case["bidirectional"] else
+              [f"/cell_{k}/" for k in range(case["layers"])] if "layers" in case else ["/"])
+    for k, scope in enumerate(scopes):
+        kernel, bias = cases.cell_weights(*weights[3 * k:3 * k + 3])
+        for v in tf.global_variables():
+            if scope in v.name:
+                v.load(kernel if v.name.endswith("kernel:0") else bias, sess)
+    return sess, x, y, [sess.run(y, {x: s}) for s in cases.samples(name)]
 
 
 def _tensor(graph: dict, index: int):

@@ -4,7 +4,8 @@
   (RELU6, ...) stay representable in int32 at the resulting scale;
 - activations (asymmetric): the range is widened to contain 0; scale = (max - min) / (qmax - qmin); the
   zero point is solved from whichever end gives the smaller rounding error, then clamped to
-  [qmin, qmax] and rounded half away from zero;
+  [qmin, qmax] and rounded half away from zero (int8: from the minimum alone, in float32, as TF's
+  quantizer re-derives it);
 - int16 activations: symmetric, zero point 0, scale = max|range| / 32767;
 - weights: symmetric int8 in [-127, 127] with zero point 0, per output channel (per tensor for the
   dynamic-range fully connected op and the legacy uint8 path, which is asymmetric uint8);
@@ -42,6 +43,12 @@ def asymmetric(rmin: float, rmax: float, dtype: str) -> QuantParams:
     rmin, rmax = expand_small_range(rmin, rmax)
     rmin, rmax = min(rmin, 0.0), max(rmax, 0.0)
     scale = (rmax - rmin) / (qmax - qmin)
+    if dtype == "int8":
+        # TF's int8 quantizer re-derives the zero point in float32 from the minimum alone: the two ends can
+        # round differently when the zero point lies halfway (a range symmetric about 0).
+        zp = np.float32(qmin) - np.float32(rmin) / np.float32(scale)
+        zp = qmin if zp < qmin else qmax if zp > qmax else int(round_away(zp))
+        return QuantParams.per_tensor(scale, zp)
     from_min, from_max = qmin - rmin / scale, qmax - rmax / scale
     zp = from_min if abs(qmin) + abs(rmin / scale) < abs(qmax) + abs(rmax / scale) else from_max
     zp = qmin if zp < qmin else qmax if zp > qmax else int(round_away(zp))

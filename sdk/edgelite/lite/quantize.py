@@ -23,7 +23,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from edgelite.lite import emit, ir, lstm_quantize, quant_math, schema
+from edgelite.lite import emit, ir, lstm_calibration, lstm_quantize, quant_math, schema
 from edgelite.lite.ir import QuantParams
 
 # op -> (weights input, output-channel axis of the weights or None for per tensor, bias input, data input)
@@ -102,6 +102,7 @@ def calibrate(g: ir.Graph, input_gen: Callable) -> dict:
                          experimental_op_resolver_type=OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
     inputs = interp.get_input_details()
     interp.allocate_tensors()
+    lstm_hidden = lstm_calibration.HiddenRanges(g, tensors)
     lo = np.full(len(tensors), np.inf)
     hi = np.full(len(tensors), -np.inf)
     count = 0
@@ -119,7 +120,9 @@ def calibrate(g: ir.Graph, input_gen: Callable) -> dict:
             interp.allocate_tensors()
         for arr, d in zip(arrays, inputs):
             interp.set_tensor(d["index"], arr)
+        lstm_hidden.before(interp)
         interp.invoke()
+        lstm_hidden.after(interp)
         for i in watched:
             a = interp.get_tensor(i)
             if a.size:
@@ -130,7 +133,9 @@ def calibrate(g: ir.Graph, input_gen: Callable) -> dict:
         count += 1
     if count == 0:
         raise ValueError("The representative dataset yielded no samples; calibration needs at least one.")
-    return {id(tensors[i]): (lo[i], hi[i]) for i in watched if np.isfinite(lo[i])}
+    ranges = {id(tensors[i]): (lo[i], hi[i]) for i in watched if np.isfinite(lo[i])}
+    ranges.update(lstm_hidden.ranges)
+    return ranges
 
 
 # ---- integer models ------------------------------------------------------------------------------------
@@ -267,7 +272,7 @@ def _choose(g: ir.Graph, s: _Scheme, has_range: Callable) -> tuple:
             continue
         w_idx = _WEIGHTED.get(op.code, (None,))[0]
         ok = op.code in s.ops and (w_idx is None or op.inputs[w_idx].is_const)
-        ok = ok and (op.code != lstm_quantize.CODE or lstm_quantize.integer_ready(op))
+        ok = ok and (op.code != lstm_quantize.CODE or lstm_quantize.integer_ready(op, has_range))
         ok = ok and all(has_range(t) for t in floats if not (t in op.outputs and op.code in s.fixed))
         (chosen if ok else refused).append(op)
     return chosen, refused
@@ -347,9 +352,12 @@ def full_integer(g: ir.Graph, ranges: dict, int16: bool, input_type: Any, output
     act = "int16" if int16 else "int8"
     s = _Scheme(act, _INT16_OPS if int16 else _INT8_OPS, _activation_params(ranges, act),
                 quant_math.symmetric_weights, "int64" if int16 else "int32", _FIXED[act], weights_for)
-    chosen, refused = _choose(g, s, lambda t: id(t) in ranges)
+    chosen, refused = _choose(g, s, lambda t: (t if isinstance(t, tuple) else id(t)) in ranges)
     s.params = _activation_params(ranges, act, _shared_concat_params(g, chosen, s.params, s.fixed))
     if refused and not allow_float:
+        int8_only = [op.code for op in refused if int16 and op.code in _INT8_OPS - _INT16_OPS]
+        if int8_only:  # TF's quantizer stops at the first op it quantizes to int8 but not to 16x8
+            raise RuntimeError(f"Quantization to 16x8-bit not yet supported for op: '{int8_only[0]}'.")
         listed = ", ".join(sorted({op.code for op in refused}))
         raise ValueError(f"Quantization not yet supported for op(s): {listed}. They cannot be left in float "
                          f"because target_spec.supported_ops does not include TFLITE_BUILTINS.")
