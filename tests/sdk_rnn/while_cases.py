@@ -37,6 +37,11 @@ def _lstm_initial_state(tf, x, extra):
     return out
 
 
+def _lstm_final_state(tf, x, extra):
+    _, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(UNITS, use_peepholes=True), x, dtype=tf.float32)
+    return tf.concat([state.c, state.h], 1)
+
+
 def _wide_gru(tf, x, extra):
     out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(32), x, dtype=tf.float32)
     return out
@@ -51,6 +56,7 @@ CASES = {
     "lstm_initial_state": (_lstm_initial_state, {"c0": ("float32", [BATCH, UNITS]),
                                                  "h0": ("float32", [BATCH, UNITS])}, DEPTH, False),
     "wide_gru_dynamic_range": (_wide_gru, {}, 40, True),
+    "lstm_final_state": (_lstm_final_state, {}, DEPTH, False),
 }
 
 

@@ -301,6 +301,7 @@ class TFLiteConverter:
             if t.dtype.is_ref_dtype or not t.dtype.is_numpy_compatible:
                 raise ValueError(f"Input tensor '{tensor_name(t)}' has type {t.dtype.name}, which TFLite cannot feed.")
             lowering.add_input(t, shape, tensor_name(t))
+        lowering.targets = list(self._output_tensors)
         for t in self._output_tensors:
             lowering.add_output(t, tensor_name(t))
         if lowering.unsupported:

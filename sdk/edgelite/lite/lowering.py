@@ -57,6 +57,7 @@ class Lowering:
         self._tensors: dict = {}
         self._deferred: dict = {}
         self._names: set = set()
+        self.targets: list = []  # the SDK tensors the model outputs (set before lowering them)
 
     # ---- graph boundary ---------------------------------------------------------------------------------
     def add_input(self, t: Any, shape: tuple, name: str) -> ir.Tensor:
@@ -95,6 +96,19 @@ class Lowering:
         if canon not in self._tensors and canon in self._deferred:
             self._tensors[canon] = self._deferred.pop(canon)()
         return self._tensors[canon]
+
+    def feeds_an_output(self, t: Any) -> bool:
+        """Whether some model output is computed from the SDK tensor `t` (a search back from `targets`)."""
+        seen, stack = set(), list(self.targets)
+        while stack:
+            u = stack.pop()
+            if u is t:
+                return True
+            if u in seen or u.op is None:
+                continue
+            seen.add(u)
+            stack.extend(u.op.inputs)
+        return False
 
     def defer(self, t: Any, make: Any) -> None:
         """Lower output `t` of an already lowered op only if something asks for it: make() -> ir tensor."""

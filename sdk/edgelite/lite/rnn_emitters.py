@@ -2,7 +2,8 @@
 
 dynamic_rnn marks its While op with `_fused_lstm` (the cell's variables, forget bias, clips and the
 time-major input) when the cell is a plain BasicLSTMCell/LSTMCell. The While's output list becomes the
-fused op's time-major output, its final h the last step of that output. TF's gate order i, j, f, o
+fused op's time-major output, its final h the last step of that output (a loop whose final c is fetched
+stays a WHILE). TF's gate order i, j, f, o
 maps to TFLite's input, cell, forget, output weights ([units, depth], i.e. transposed); forget_bias is
 folded into the forget-gate bias. The state tensors are TFLite variables, starting at zero.
 """
@@ -59,7 +60,7 @@ def _is_zero(b: Any, t: Any) -> bool:
 @emitter("StatelessWhile", "While")
 def _while(b: Any, op: Any) -> None:
     spec = getattr(op, "_fused_lstm", None)
-    layers = _fused_layers(b, op, spec) if spec is not None else None
+    layers = _fused_layers(b, op, spec) if spec is not None and not _cell_state_fetched(b, op, spec) else None
     if layers is None:
         emit_while(b, op)  # TF's form for every loop it does not fuse
         return
@@ -74,7 +75,12 @@ def _while(b: Any, op: Any) -> None:
         outputs.append(x)
     for k, out in enumerate(outputs):
         b.defer(op.outputs[3 + 2 * k], lambda k=k, out=out: _last_step(b, op, op.outputs[3 + 2 * k], out))
-        b.defer(op.outputs[2 + 2 * k], lambda: _no_cell_state(b, op))
+
+
+def _cell_state_fetched(b: Any, op: Any, spec: dict) -> bool:
+    """Whether a model output reads a layer's final cell state: the fused op keeps c in a variable tensor
+    it does not output, so such a loop stays a WHILE (TF's form for every rnn_cell loop)."""
+    return any(b.feeds_an_output(op.outputs[2 + 2 * k]) for k in range(len(spec["layers"])))
 
 
 def _fused_layers(b: Any, op: Any, spec: dict) -> Optional[list]:
@@ -121,12 +127,6 @@ def _last_step(b: Any, op: Any, sdk_h: Any, out: Any) -> Any:
                              b.const(np.array([1, 1, 1], np.int32), f"{op.name}/last/strides")], [h],
            ("StridedSliceOptions", {"begin_mask": 0, "end_mask": 6, "shrink_axis_mask": 1}), "StridedSlice")
     return h
-
-
-def _no_cell_state(b: Any, op: Any) -> Any:
-    b.unsupported.setdefault(f"{op.type} (the final cell state of a fused LSTM is not a TFLite output)",
-                             []).append(op.name)
-    return b.new_tensor(f"{op.name}/c", (1,), np.float32)
 
 
 @emitter("TensorListStack")
