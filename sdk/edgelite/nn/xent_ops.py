@@ -90,14 +90,18 @@ def _flatten_outer(t: Any) -> Any:
 
 
 def _move_axis_last(t: Any, axis: int) -> Any:
+    """t with the class axis moved (not swapped) to the end, the other axes keeping their order as in TF;
+    read at run time when the rank is unknown."""
     ndims = t.shape.ndims
-    if ndims is None:
-        raise ValueError("softmax cross-entropy along a non-last axis needs logits of known rank")
-    axis %= ndims
-    if axis == ndims - 1:
+    if axis == -1 or (ndims is not None and axis % ndims == ndims - 1):
         return t
-    perm = list(range(ndims))
-    perm[axis], perm[-1] = perm[-1], perm[axis]
+    if ndims is not None:
+        axis %= ndims
+        return array_ops.transpose(t, [i for i in range(ndims) if i != axis] + [axis])
+    rank = array_ops.rank(t)
+    if axis < 0:
+        axis = rank + axis
+    perm = array_ops.concat([math_ops.range(axis), math_ops.range(axis + 1, rank), array_ops.reshape(axis, [1])], 0)
     return array_ops.transpose(t, perm)
 
 

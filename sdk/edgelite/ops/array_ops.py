@@ -800,7 +800,8 @@ def _gather_kernel(ctx: Any, params: np.ndarray, indices: np.ndarray, axis: np.n
         bad = indices[(indices < 0) | (indices >= lim)].ravel()[0]
         raise errors.InvalidArgumentError(None, None, f"indices = {bad} is not in [0, {lim})")
     if bd == 0:
-        return np.take(params, indices, axis=a)
+        # np.take with a 0-d index hands back a bare element (bytes for a string tensor), not an array.
+        return np.asarray(np.take(params, indices, axis=a), dtype=params.dtype)
     bd = bd + indices.ndim if bd < 0 else bd
     batch = params.shape[:bd]
     p = params.reshape((-1,) + params.shape[bd:])

@@ -999,24 +999,87 @@ def segment_sum(data: Any, segment_ids: Any, name: Optional[str] = None) -> ops.
     return ops.apply_op("SegmentSum", [data, segment_ids], name=name)
 
 
+def _tensordot_axes(a: ops.Tensor, axes: Any) -> tuple:
+    """The contraction axes of a and b: python lists when they are known at build time, else int32 tensors."""
+    if isinstance(axes, (int, np.integer)):
+        if axes < 0:
+            raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
+        ndims = a.shape.ndims
+        if ndims is not None:
+            if axes > ndims:
+                raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  "
+                                 f"Received {axes}, vs tensor dimensions {ndims}.")
+            return list(builtins.range(ndims - axes, ndims)), list(builtins.range(axes))
+        rank_a = array_ops.rank(a)
+        return range(rank_a - axes, rank_a), range(axes)
+    if isinstance(axes, (list, tuple)):
+        if len(axes) != 2:
+            raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
+        a_axes, b_axes = [[int(x)] if isinstance(x, (int, np.integer)) else x for x in axes]
+        if isinstance(a_axes, (list, tuple)) and isinstance(b_axes, (list, tuple)):
+            a_axes, b_axes = [int(x) for x in a_axes], [int(x) for x in b_axes]
+            if len(a_axes) != len(b_axes):
+                raise ValueError(f"Different number of contraction axes `a` and `b`, {len(a_axes)} != "
+                                 f"{len(b_axes)}.")
+        return a_axes, b_axes
+    axes = ops.convert_to_tensor(axes, name="axes", dtype=dtypes.int32)
+    return axes[0], axes[1]
+
+
+def _tensordot_reshape(t: ops.Tensor, axes: Any, flipped: bool) -> tuple:
+    """t transposed and reshaped to a matrix [free, contracted] ([contracted, free] when flipped), with the
+    free dimensions as a list (static) or an int32 tensor, and their static sizes when the rank is known."""
+    if t.shape.ndims is not None and isinstance(axes, list):
+        dims = t.shape.as_list()
+        axes = [i if i >= 0 else i + len(dims) for i in axes]
+        free = [i for i in builtins.range(len(dims)) if i not in axes]
+        axes_static = [dims[i] for i in axes]
+        free_static = [dims[i] for i in free]
+        perm = axes + free if flipped else free + axes
+        moved = t if perm == list(builtins.range(len(dims))) else array_ops.transpose(t, perm)
+        if t.shape.is_fully_defined():
+            prod_free = int(np.prod(free_static, dtype=np.int64))
+            prod_axes = int(np.prod(axes_static, dtype=np.int64))
+            new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
+            return (moved if moved.shape.as_list() == new_shape else array_ops.reshape(moved, new_shape),
+                    free_static, free_static)
+        shape_t = array_ops.shape(t)
+        free_dims = array_ops.gather(shape_t, constant_op.constant(free, dtype=dtypes.int32))
+        axes_t = constant_op.constant(axes, dtype=dtypes.int32)
+    else:
+        from edgelite.ops.unique_ops import setdiff1d
+
+        free_static = None
+        shape_t = array_ops.shape(t)
+        rank_t = array_ops.rank(t)
+        axes_t = ops.convert_to_tensor(axes, dtype=dtypes.int32, name="axes")
+        axes_t = array_ops.where(axes_t >= 0, axes_t, axes_t + rank_t)
+        free, _ = setdiff1d(range(rank_t), axes_t)
+        free_dims = array_ops.gather(shape_t, free)
+        moved = array_ops.transpose(t, array_ops.concat([axes_t, free] if flipped else [free, axes_t], 0))
+    prod_free = reduce_prod(free_dims)
+    prod_axes = reduce_prod(array_ops.gather(shape_t, axes_t))
+    new_shape = array_ops.stack([prod_axes, prod_free] if flipped else [prod_free, prod_axes])
+    return array_ops.reshape(moved, new_shape), free_dims, free_static
+
+
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> ops.Tensor:
-    """Sum over the given axes of a and b (static shapes required)."""
+    """Sum over the given axes of a and b, as one matmul of the two operands reshaped to matrices; shapes
+    unknown at build time are read at run time (e.g. a dense layer over [batch, time, features])."""
     with ops.name_scope(name, "Tensordot", [a, b, axes]) as name:
         a = ops.convert_to_tensor(a, name="a")
         b = ops.convert_to_tensor(b, name="b")
-        if not (a.shape.is_fully_defined() and b.shape.is_fully_defined()):
-            raise ValueError("tensordot in edgelite needs fully defined static shapes")
-        sa, sb = a.shape.as_list(), b.shape.as_list()
-        if isinstance(axes, int):
-            ax_a, ax_b = list(builtins.range(len(sa) - axes, len(sa))), list(builtins.range(axes))
-        else:
-            ax_a, ax_b = [list(np.atleast_1d(x)) for x in axes]
-        ax_a = [int(x) % len(sa) for x in ax_a]
-        ax_b = [int(x) % len(sb) for x in ax_b]
-        free_a = [i for i in builtins.range(len(sa)) if i not in ax_a]
-        free_b = [i for i in builtins.range(len(sb)) if i not in ax_b]
-        ka = int(np.prod([sa[i] for i in ax_a]))
-        a2 = array_ops.reshape(array_ops.transpose(a, free_a + ax_a), [-1, ka])
-        b2 = array_ops.reshape(array_ops.transpose(b, ax_b + free_b), [ka, -1])
-        out = matmul(a2, b2)
-        return array_ops.reshape(out, [sa[i] for i in free_a] + [sb[i] for i in free_b], name=name)
+        a_axes, b_axes = _tensordot_axes(a, axes)
+        a_mat, a_free, a_free_static = _tensordot_reshape(a, a_axes, flipped=False)
+        b_mat, b_free, b_free_static = _tensordot_reshape(b, b_axes, flipped=True)
+        product = matmul(a_mat, b_mat)
+        if isinstance(a_free, list) and isinstance(b_free, list):
+            if product.shape.is_fully_defined() and product.shape.as_list() == a_free + b_free:
+                return product
+            return array_ops.reshape(product, a_free + b_free, name=name)
+        a_free = ops.convert_to_tensor(a_free, dtype=dtypes.int32)
+        b_free = ops.convert_to_tensor(b_free, dtype=dtypes.int32)
+        out = array_ops.reshape(product, array_ops.concat([a_free, b_free], 0), name=name)
+        if a_free_static is not None and b_free_static is not None:
+            out.set_shape(a_free_static + b_free_static)
+        return out

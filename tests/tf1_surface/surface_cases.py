@@ -1,0 +1,129 @@
+"""TF1 constructs found broken by running public TF1 example scripts, as cases shared by the TensorFlow fixture
+generator (fixtures/generate_surface_fixtures.py, run by hand under TensorFlow) and the edgelite test.
+
+Each case is fn(tf) -> dict of name -> numpy value (run results, static shapes as lists with -1 for unknown
+dimensions, or "<unknown>" for an unknown rank). Error cases return {"error": "<Type>: <message>"}.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _static(t) -> object:
+    """A tensor's static shape as a list with -1 for unknown dimensions, or the string '<unknown>'."""
+    if t.shape.ndims is None:
+        return "<unknown>"
+    return [-1 if d is None else int(d) for d in t.shape.as_list()]
+
+
+def _run(tf, fetches, feed):
+    with tf.Session() as sess:
+        return sess.run(fetches, feed)
+
+
+def _data(seed: int, *shape: int) -> np.ndarray:
+    return np.random.RandomState(seed).uniform(-1.0, 1.0, shape).astype(np.float32)
+
+
+def tensordot_dynamic_batch(tf):
+    """A dense-layer style contraction over the last axis of [batch, time, features] with unknown batch/time."""
+    a = tf.placeholder(tf.float32, [None, None, 5])
+    b = tf.placeholder(tf.float32, [5, 3])
+    out = tf.tensordot(a, b, [[2], [0]])
+    ga, gb = tf.gradients(tf.reduce_sum(out * out), [a, b])
+    av, bv = _data(1, 4, 2, 5), _data(2, 5, 3)
+    vals = _run(tf, [out, ga, gb], {a: av, b: bv})
+    return {"out": vals[0], "grad_a": vals[1], "grad_b": vals[2], "static": _static(out)}
+
+
+def tensordot_unknown_rank_int_axes(tf):
+    """Integer axes against an operand of unknown rank: contracted dims read at run time."""
+    a = tf.placeholder(tf.float32)
+    b = tf.placeholder(tf.float32, [4, 2])
+    out = tf.tensordot(a, b, 1)
+    return {"out": _run(tf, out, {a: _data(3, 3, 4), b: _data(4, 4, 2)}), "static": _static(out)}
+
+
+def tensordot_multi_axes_partial(tf):
+    """Two contracted axes, out of order, against a partly known shape: free dims keep their static sizes."""
+    a = tf.placeholder(tf.float32, [None, 3, 4])
+    b = tf.placeholder(tf.float32, [4, 2, 3])
+    out = tf.tensordot(a, b, [[2, 1], [0, 2]])
+    return {"out": _run(tf, out, {a: _data(5, 2, 3, 4), b: _data(6, 4, 2, 3)}), "static": _static(out)}
+
+
+def tensordot_static_int_axes(tf):
+    """Fully known shapes with integer axes (the factorization-machine pattern uses [[1], [0]])."""
+    a = tf.constant(_data(7, 2, 3, 4))
+    b = tf.constant(_data(8, 3, 4, 5))
+    out2, out0 = tf.tensordot(a, b, 2), tf.tensordot(a, b, 0)
+    v = _run(tf, [out2, out0], None)
+    return {"out2": v[0], "out0": v[1], "static2": _static(out2), "static0": _static(out0)}
+
+
+def _error(fn) -> dict:
+    try:
+        fn()
+    except (ValueError, TypeError, IndexError) as e:
+        return {"error": f"{type(e).__name__}: {e}"}
+    return {"error": "none"}
+
+
+def tensordot_negative_axes_error(tf):
+    return _error(lambda: tf.tensordot(tf.zeros([2, 3]), tf.zeros([3, 4]), -1))
+
+
+def tensordot_too_many_axes_error(tf):
+    return _error(lambda: tf.tensordot(tf.zeros([2, 3]), tf.zeros([3, 4]), 3))
+
+
+def tensordot_axes_count_error(tf):
+    return _error(lambda: tf.tensordot(tf.zeros([2, 3]), tf.zeros([3, 4]), [[0, 1], [0]]))
+
+
+def xent_axis_moved(tf):
+    """softmax_cross_entropy_with_logits_v2 along a middle axis of a rank-4 tensor: the class axis is moved to
+    the end, so the result keeps the other axes in order."""
+    lg, lb = _data(9, 2, 3, 4, 5), np.abs(_data(10, 2, 3, 4, 5))
+    out = {}
+    for axis in (1, 2):
+        t = tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.constant(lb), logits=tf.constant(lg), axis=axis)
+        out[f"axis{axis}"] = _run(tf, t, None)
+        out[f"static{axis}"] = _static(t)
+    return out
+
+
+def xent_unknown_rank(tf):
+    """Placeholders without a shape (tf.placeholder(tf.float32)) as logits and labels, default and middle axis."""
+    a, b = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
+    last = tf.nn.softmax_cross_entropy_with_logits_v2(labels=b, logits=a)
+    mid = tf.nn.softmax_cross_entropy_with_logits_v2(labels=b, logits=a, axis=1)
+    v1 = tf.nn.softmax_cross_entropy_with_logits(labels=b, logits=a)
+    lg, lb = _data(11, 2, 3, 4), np.abs(_data(12, 2, 3, 4))
+    vals = _run(tf, [last, mid, v1], {a: lg, b: lb})
+    return {"last": vals[0], "mid": vals[1], "v1": vals[2], "static": _static(last)}
+
+
+def gather_string_scalar_index(tf):
+    """A scalar index into a vector of file names (slice_input_producer's pattern) feeding tf.read_file, as in
+    the image-folder dataset examples."""
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, text in enumerate([b"first file", b"second file"]):
+            paths.append(os.path.join(tmp, f"f{i}.txt"))
+            with open(paths[-1], "wb") as f:
+                f.write(text)
+        picked = tf.gather(tf.constant(paths), tf.constant(1))
+        contents = tf.read_file(picked)
+        joined = tf.string_join([contents, tf.constant(b"!")])
+        vals = _run(tf, [contents, joined, tf.strings.length(contents)], None)
+    return {"contents": np.array(vals[0], dtype=object), "joined": np.array(vals[1], dtype=object),
+            "length": np.asarray(vals[2]), "static": _static(picked)}
+
+
+CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_multi_axes_partial,
+         tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
+         tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index]
