@@ -33,12 +33,13 @@ is_sequence = is_nested
 
 def _is_composite(x: Any) -> bool:
     from edgelite.framework.sparse_tensor import SparseTensor
+    from edgelite.ragged.ragged_tensor import RaggedTensor
 
-    return isinstance(x, SparseTensor)
+    return isinstance(x, (SparseTensor, RaggedTensor))
 
 
 def _nested(x: Any, expand: bool) -> bool:
-    """is_nested, plus composite tensors (SparseTensor) when expanding composites."""
+    """is_nested, plus composite tensors (SparseTensor, RaggedTensor) when expanding composites."""
     return is_nested(x) or (expand and _is_composite(x))
 
 
@@ -55,6 +56,9 @@ def _items(s: Any) -> list:
     if _is_attrs(s):
         return [(a.name, getattr(s, a.name)) for a in type(s).__attrs_attrs__]
     if _is_composite(s):
+        if hasattr(s, "nested_row_splits"):
+            return [("flat_values", s.flat_values)] + [(f"row_splits_{i}", t) for i, t in
+                                                       enumerate(s.nested_row_splits)]
         return [("indices", s.indices), ("values", s.values), ("dense_shape", s.dense_shape)]
     return list(enumerate(s))
 
@@ -73,7 +77,7 @@ def _walk(s: Any, expand: bool = False) -> Iterator[Any]:
 
 def flatten(structure: Any, expand_composites: bool = False) -> list:
     """The atoms of structure in a fixed depth-first order ([structure] for an atom); with expand_composites a
-    SparseTensor gives its indices, values and dense_shape."""
+    SparseTensor gives its indices, values and dense_shape, a RaggedTensor its flat_values and row splits."""
     return list(_walk(structure, expand_composites))
 
 
@@ -87,6 +91,10 @@ def _sequence_like(instance: Any, args: list) -> Any:
                 out[k] = by_key[k]
             return out
         return type(instance)((k, by_key[k]) for k in instance)
+    if _is_composite(instance) and hasattr(instance, "nested_row_splits"):
+        for new, old in zip(args, _children(instance)):
+            _check_component(new.shape, old.shape)
+        return type(instance).from_nested_row_splits(args[0], args[1:], validate=False)
     if _is_namedtuple(instance) or _is_attrs(instance) or _is_composite(instance):
         return type(instance)(*args)
     if isinstance(instance, abc.MappingView):
@@ -95,6 +103,19 @@ def _sequence_like(instance: Any, args: list) -> Any:
     if isinstance(instance, range):
         return list(args)
     return type(instance)(args)
+
+
+def _check_component(new: Any, old: Any) -> None:
+    """A component packed into a RaggedTensor must fit the static shape of the one it replaces."""
+    if new.ndims is None or old.ndims is None or new.ndims != old.ndims:
+        new.merge_with(old)
+        return
+    for i, (a, b) in enumerate(zip(new.as_list(), old.as_list())):
+        if a is not None and b is not None and a != b:
+            def text(dims: list) -> str:
+                return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+            raise ValueError(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
+                             f"{text(new.as_list())} and {text(old.as_list())}.")
 
 
 def _pack(structure: Any, flat: list, index: int, expand: bool) -> tuple:

@@ -1,4 +1,4 @@
-"""String ops that change structure: string_split / strings.split (to SparseTensor), reduce_join,
+"""String ops that change structure: string_split / strings.split (to a SparseTensor or RaggedTensor), reduce_join,
 unsorted_segment_join."""
 from __future__ import annotations
 
@@ -181,18 +181,38 @@ def _sparse_result(indices: ops.Tensor, values: ops.Tensor, shape: ops.Tensor) -
 
 
 def string_split(source: Any, sep: Any = None, skip_empty: bool = True, delimiter: Any = None,
-                 result_type: str = "SparseTensor", name: Optional[str] = None) -> SparseTensor:
+                 result_type: str = "SparseTensor", name: Optional[str] = None) -> Any:
     """TF1 tf.string_split: each string of a vector split at any character of delimiter (default ' ')."""
     if sep is not None and delimiter is not None:
         raise ValueError("Cannot specify both 'sep' and 'delimiter'")
     delimiter = sep if delimiter is None else delimiter
     delimiter = " " if delimiter is None else delimiter
-    if result_type != "SparseTensor":
-        raise ValueError("result_type must be 'SparseTensor': edgelite has no RaggedTensor")
     with ops.name_scope(name, "StringSplit", [source]):
         delimiter = ops.convert_to_tensor(delimiter, dtype=dtypes.string)
         source = ops.convert_to_tensor(source, dtype=dtypes.string)
-        return _sparse_result(*ops.apply_op("StringSplit", [source, delimiter], {"skip_empty": skip_empty}))
+        result = _sparse_result(*ops.apply_op("StringSplit", [source, delimiter], {"skip_empty": skip_empty}))
+        if result_type == "SparseTensor":
+            return result
+        if result_type == "RaggedTensor":
+            return _rows_of(result)
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
+
+
+def _rows_of(tokens: SparseTensor) -> Any:
+    """The RaggedTensor whose row i holds the tokens of string i."""
+    from edgelite.ragged.ragged_tensor import RaggedTensor
+    return RaggedTensor.from_value_rowids(tokens.values, tokens.indices[:, 0], tokens.dense_shape[0],
+                                          validate=False)
+
+
+def _ragged_split(input: Any, sep: Any, maxsplit: int) -> Any:  # noqa: A002
+    """Every string of a tensor of rank >= 1 (or of a RaggedTensor) split: one more ragged dimension."""
+    from edgelite.ragged.ragged_tensor import RaggedTensor
+    if isinstance(input, RaggedTensor):
+        return input.with_flat_values(_ragged_split(input.flat_values, sep, maxsplit))
+    if input.shape.ndims in (1, None):
+        return _rows_of(string_split_v2(input, sep=sep, maxsplit=maxsplit))
+    return _ragged_split(RaggedTensor.from_tensor(input), sep, maxsplit)
 
 
 def string_split_v2(source: Any, sep: Any = None, maxsplit: int = -1) -> SparseTensor:
@@ -203,21 +223,24 @@ def string_split_v2(source: Any, sep: Any = None, maxsplit: int = -1) -> SparseT
 
 
 def strings_split(input: Any = None, sep: Any = None, maxsplit: int = -1,  # noqa: A002
-                  result_type: str = "SparseTensor", source: Any = None, name: Optional[str] = None) -> SparseTensor:
-    """tf.compat.v1.strings.split for scalars and vectors: a SparseTensor of tokens."""
+                  result_type: str = "SparseTensor", source: Any = None, name: Optional[str] = None) -> Any:
+    """tf.compat.v1.strings.split: the tokens of every string, as a SparseTensor or a RaggedTensor."""
     if input is not None and source is not None:
         raise ValueError("Cannot specify both 'input' and 'source'")
     input = source if input is None else input  # noqa: A001
-    if result_type != "SparseTensor":
-        raise ValueError("result_type must be 'SparseTensor': edgelite has no RaggedTensor")
+    from edgelite.ragged.ragged_tensor import RaggedTensor
     with ops.name_scope(name, "StringSplit", [input]):
-        input = ops.convert_to_tensor(input, dtype=dtypes.string, name="input")  # noqa: A001
+        if not isinstance(input, RaggedTensor):
+            input = ops.convert_to_tensor(input, dtype=dtypes.string, name="input")  # noqa: A001
         if input.shape.ndims == 0:
             input = array_ops.expand_dims(input, 0)  # noqa: A001
-        if input.shape.ndims not in (None, 1):
-            raise ValueError(f"strings.split to a SparseTensor needs a scalar or vector, got shape {input.shape}: "
-                             "higher ranks need RaggedTensor, which edgelite does not have")
-        return string_split_v2(input, sep=sep, maxsplit=maxsplit)
+        if result_type == "SparseTensor":
+            if input.shape.ndims == 1 and not isinstance(input, RaggedTensor):
+                return string_split_v2(input, sep=sep, maxsplit=maxsplit)
+            return _ragged_split(input, sep, maxsplit).to_sparse()
+        if result_type == "RaggedTensor":
+            return _ragged_split(input, sep, maxsplit)
+        raise ValueError("result_type must be 'RaggedTensor' or 'SparseTensor'.")
 
 
 def reduce_join(inputs: Any, axis: Any = None, keep_dims: Any = None, separator: str = "",

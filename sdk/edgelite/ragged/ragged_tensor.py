@@ -346,6 +346,11 @@ class RaggedTensor:
             values = values.with_row_splits_dtype(dtype)
         return RaggedTensor(values, self._row_partition.with_dtype(dtype), internal=True)
 
+    def merge_dims(self, outer_axis: int, inner_axis: int) -> Any:
+        """The dimensions outer_axis..inner_axis flattened into one (row-major)."""
+        from .ragged_merge_dims import merge_dims
+        return merge_dims(self, outer_axis, inner_axis)
+
     def to_tensor(self, default_value: Any = None, name: Optional[str] = None, shape: Any = None) -> ops.Tensor:
         """The dense tensor of bounding shape (or shape), empty cells filled with default_value (zero)."""
         with ops.name_scope(name, "RaggedToTensor", [self, default_value, shape]):
