@@ -44,8 +44,8 @@ def _drain(ds) -> list:
 
 
 def _overlap(**kw) -> tuple:
-    """Elements of a map whose calls sleep 0.1 s each (a py_func, GIL released), and the most calls that were
-    running at the same moment."""
+    """Elements of a map whose calls sleep 0.1 s each (a stateful py_func, GIL released, which
+    map_parallelization leaves sequential), and the most calls that were running at the same moment."""
     lock = threading.Lock()
     running, peak = [0], [0]
 
@@ -57,8 +57,10 @@ def _overlap(**kw) -> tuple:
         with lock:
             running[0] -= 1
         return x
+    opts = tf.data.Options()
+    opts.threading.private_threadpool_size = 4  # at least 4 at once however many CPUs there are
     with tf.Graph().as_default():
-        out = _drain(tf.data.Dataset.range(8).map(lambda x: tf.py_func(slow, [x], tf.int64, stateful=False), **kw))
+        out = _drain(tf.data.Dataset.range(8).map(lambda x: tf.py_func(slow, [x], tf.int64), **kw).with_options(opts))
     return out, peak[0]
 
 
@@ -75,6 +77,7 @@ def test_options_deterministic_false_lets_fast_elements_overtake():
         return x
     opts = tf.data.Options()
     opts.deterministic = False
+    opts.threading.private_threadpool_size = 2
     with tf.Graph().as_default():
         ds = tf.data.Dataset.range(4).map(lambda x: tf.py_func(uneven, [x], tf.int64), num_parallel_calls=2)
         out = _drain(ds.with_options(opts))

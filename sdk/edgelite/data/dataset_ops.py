@@ -144,9 +144,11 @@ class DatasetV1(ElementStructure):
 
     # ---- transformations ------------------------------------------------------------------------------------
     def map(self, map_func: Callable, num_parallel_calls: Optional[int] = None, deterministic: Any = None,
+            synchronous: Optional[bool] = None, use_unbounded_threadpool: bool = False,
             name: Optional[str] = None) -> "DatasetV1":
-        """Maps map_func across the elements of this dataset."""
-        return MapDataset(self, map_func, num_parallel_calls, deterministic)
+        """Maps map_func across the elements of this dataset (synchronous: never parallelized by the
+        map_parallelization option; use_unbounded_threadpool changes nothing in graph mode, as in TensorFlow)."""
+        return MapDataset(self, map_func, num_parallel_calls, deterministic, synchronous)
 
     def filter(self, predicate: Callable, name: Optional[str] = None) -> "DatasetV1":
         """Keeps the elements for which predicate returns True."""
@@ -546,28 +548,31 @@ def _is_ragged_value(x: Any) -> bool:
 
 class MapDataset(_Unary):
     def __init__(self, input_dataset: DatasetV1, fn: Callable, num_parallel_calls: Optional[int],
-                 deterministic: Optional[bool] = None) -> None:
+                 deterministic: Optional[bool] = None, synchronous: Optional[bool] = None) -> None:
+        from .parallel_map import op_types
         f = _trace(input_dataset, fn, "map_fn")
         super().__init__(input_dataset, f.structure, f.out_types(), f.out_shapes(), f.captures, f.out_classes())
         self._fn = f
         self._parallel = None if num_parallel_calls is None else int(num_parallel_calls)
         self._deterministic = deterministic
+        self._synchronous = synchronous
+        self._op_types = op_types(f.graph)
         self.batchable = _row_polymorphic(f, input_dataset)
 
     def _gen(self, env: Env) -> Iterator[list]:
-        from .parallel_map import parallel_map, worker_count
+        from .parallel_map import map_workers, parallel_map
         if self._parallel is not None and self._parallel < 1 and self._parallel != AUTOTUNE:
             raise errors.InvalidArgumentError(None, None, "num_parallel_calls must be greater than zero.")
-        workers = 1 if self._parallel is None else worker_count(self._parallel)
+        # The transformation's own `deterministic` wins over the pipeline's tf.data.Options, as in TensorFlow.
+        workers, ordered = map_workers(self._parallel, self._deterministic, self._synchronous, self._op_types,
+                                       env.options)
         if workers == 1:
             for element in self._input._gen(env):
                 yield self._fn(env, element)
             return
-        # The transformation's own `deterministic` wins over the pipeline's tf.data.Options, as in TensorFlow.
-        ordered = self._deterministic if self._deterministic is not None else env.options.deterministic
         self._fn.prepare(env)
-        yield from parallel_map(self._input._gen(env), lambda element: self._fn(env, element), workers,
-                                ordered is not False, env.stop)
+        yield from parallel_map(self._input._gen(env), lambda element: self._fn(env, element), workers, ordered,
+                                env.stop)
 
 
 # Ops whose kernels give, for a batch of scalar inputs, exactly the stacked per-element results.

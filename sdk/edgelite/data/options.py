@@ -1,7 +1,10 @@
 """tf.data.Options and its option groups: typed properties (None until set), merged by with_options.
 
-Only `deterministic` changes what edgelite runs (the order of parallel map results); the other options are
-accepted and kept, as TensorFlow's graph rewrites and autotuning they steer do not exist here.
+What changes how edgelite runs a pipeline, as in TensorFlow: `deterministic` (the order of parallel map
+results), `threading.private_threadpool_size` (how many map calls run at once) and
+`experimental_optimization.map_parallelization` / `apply_default_optimizations` (stateless Python maps run in
+parallel); see data/parallel_map.py. The other options are accepted and kept, as the graph rewrites and
+autotuning they steer do not exist here.
 """
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""map(num_parallel_calls=n): the map function runs on n worker threads, several elements in flight.
+"""map(num_parallel_calls=n): the map function runs on worker threads, several elements in flight.
+
+As in TensorFlow, at most the pipeline's pool size runs at once: Options.threading.private_threadpool_size, or
+(unset or 0) one thread per CPU the process may use; AUTOTUNE takes the whole pool.
 
 The input is read on the consuming thread (dataset generators are not thread-safe); workers take
 (index, element) tasks and hand back (index, outcome). Deterministic order yields results by index; otherwise
@@ -10,14 +13,58 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Optional
+
+from edgelite.framework import op_def_registry as registry
 
 _POLL = 0.05
 
 
-def worker_count(num_parallel_calls: int) -> int:
-    """Workers for num_parallel_calls (AUTOTUNE: one per CPU)."""
-    return max(1, os.cpu_count() or 1) if num_parallel_calls < 0 else num_parallel_calls
+# Stateless ops that run Python code: the only stateless map functions whose parallel calls can overlap (the
+# graph kernels hold the GIL) and be told apart from sequential ones.
+_PYTHON_CALLS = frozenset({"PyFuncStateless"})
+
+
+def op_types(graph: Any) -> set:
+    """The op types of a function graph and of the branch and loop bodies inside it."""
+    found = set()
+    for op in graph.get_operations():
+        found.add(op.type)
+        for value in op._attrs.values():
+            if hasattr(value, "graph") and hasattr(value, "outputs"):
+                found |= op_types(value.graph)
+    return found
+
+
+def pool_size(options: Any) -> int:
+    """The threads a pipeline's functions may use at once, as TensorFlow sizes its pool."""
+    size = options.threading.private_threadpool_size
+    if size:
+        return size
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # platforms without affinity masks
+        return max(1, os.cpu_count() or 1)
+
+
+def map_workers(num_parallel_calls: Optional[int], deterministic: Optional[bool], synchronous: Optional[bool],
+                op_types: set, options: Any) -> tuple:
+    """(threads, keep input order) for a map. With num_parallel_calls: that many, at most the pool. Without:
+    TensorFlow's map_parallelization rewrite (on by default, or when set with the default optimizations off)
+    runs a stateless function as with AUTOTUNE, in order, unless synchronous; it is applied to functions
+    calling Python, where calls can overlap, while other functions keep to the consuming thread."""
+    pool = pool_size(options)
+    if num_parallel_calls is not None:
+        workers = pool if num_parallel_calls < 0 else min(num_parallel_calls, pool)
+        ordered = deterministic if deterministic is not None else options.deterministic
+        return workers, ordered is not False
+    opt = options.experimental_optimization
+    rewrite = opt.map_parallelization if opt.map_parallelization is not None else \
+        opt.apply_default_optimizations is not False
+    if rewrite and not synchronous and op_types & _PYTHON_CALLS and not any(
+            registry.get_op_def(t).stateful for t in op_types if registry.is_registered(t)):
+        return pool, True
+    return 1, True
 
 
 def parallel_map(source: Iterator[list], fn: Callable[[list], list], workers: int, deterministic: bool,
