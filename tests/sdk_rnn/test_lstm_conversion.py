@@ -116,14 +116,25 @@ def test_state_persists_across_invocations_until_reset():
                                rtol=1e-5, atol=1e-5)
 
 
-def test_loop_with_a_fed_iteration_limit_is_reported():
-    """A WHILE needs its maximum_iterations at conversion time (TF folds it into the cond subgraph)."""
+def test_loop_with_a_fed_iteration_limit_runs_to_that_limit():
+    """A maximum_iterations fed at run time travels into the WHILE (TF 2.21's form, while_cases.py): each
+    limit gives the SDK's value, in edgelite and LiteRT."""
     x = tf.placeholder(tf.float32, [2], name="x")
     limit = tf.placeholder(tf.int32, [], name="limit")
     y = tf.while_loop(lambda v: tf.reduce_sum(v) < 100.0, lambda v: v * 2.0, [x], maximum_iterations=limit)
+    xv = np.array([1.0, 2.0], np.float32)
     with tf.Session() as sess:
-        with pytest.raises(ValueError, match="maximum_iterations must be a constant"):
-            tf.lite.TFLiteConverter.from_session(sess, [x, limit], [y]).convert()
+        model = tf.lite.TFLiteConverter.from_session(sess, [x, limit], [y]).convert()
+        wants = {n: sess.run(y, {x: xv, limit: n}) for n in (0, 2, 7)}
+    litert = pytest.importorskip("ai_edge_litert.interpreter")
+    for interpreter in (tf.lite.Interpreter(model_content=model), litert.Interpreter(model_content=model)):
+        interpreter.allocate_tensors()
+        index = {d["name"]: d["index"] for d in interpreter.get_input_details()}
+        for n, want in wants.items():
+            interpreter.set_tensor(index["x"], xv)
+            interpreter.set_tensor(index["limit"], np.array(n, np.int32))
+            interpreter.invoke()
+            np.testing.assert_array_equal(interpreter.get_tensor(interpreter.get_output_details()[0]["index"]), want)
 
 
 def test_dynamic_range_gives_the_hybrid_lstm_tf_writes():

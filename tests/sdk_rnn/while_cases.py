@@ -47,6 +47,20 @@ def _wide_gru(tf, x, extra):
     return out
 
 
+def _decay(tf, x):
+    """A loop body: count, and decay the accumulator towards tanh(x)."""
+    return lambda i, acc: (i + 1, acc * 0.5 + tf.tanh(x))
+
+
+def _loop_maximum_from_input(tf, x, extra):
+    return tf.while_loop(lambda i, acc: tf.less(i, 100), _decay(tf, x), [tf.constant(0), x],
+                         maximum_iterations=extra["steps"])[1]
+
+
+def _loop_bound_from_input(tf, x, extra):
+    return tf.while_loop(lambda i, acc: tf.less(i, extra["steps"]), _decay(tf, x), [tf.constant(0), x])[1]
+
+
 # name -> (build, extra inputs {name: (dtype, shape)}, input depth, converted with Optimize.DEFAULT)
 CASES = {
     "gru": (_gru, {}, DEPTH, False),
@@ -57,6 +71,8 @@ CASES = {
                                                  "h0": ("float32", [BATCH, UNITS])}, DEPTH, False),
     "wide_gru_dynamic_range": (_wide_gru, {}, 40, True),
     "lstm_final_state": (_lstm_final_state, {}, DEPTH, False),
+    "loop_maximum_from_input": (_loop_maximum_from_input, {"steps": ("int32", [])}, DEPTH, False),
+    "loop_bound_from_input": (_loop_bound_from_input, {"steps": ("int32", [])}, DEPTH, False),
 }
 
 
@@ -71,6 +87,6 @@ def feeds(name: str) -> dict:
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     values = {"x": rng.uniform(-1, 1, (BATCH, TIME, depth)).astype(np.float32)}
     for key, (dtype, shape) in extra.items():
-        values[key] = (np.array([TIME, 2], np.int32) if key == "lengths"
+        values[key] = (np.array([TIME, 2], np.int32) if key == "lengths" else np.array(3, np.int32) if key == "steps"
                        else rng.uniform(-1, 1, shape).astype(np.float32))
     return values

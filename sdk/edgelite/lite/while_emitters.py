@@ -1,8 +1,9 @@
 """while_loop as TFLite's WHILE with cond and body subgraphs, the way TensorFlow's converter writes it.
 
 The WHILE carries a loop counter first (TF's maximum_iterations check), then the loop variables, then the
-captured tensors that are computed on the device (passed through unchanged); captured constants (weights,
-bounds) are folded into the subgraphs. The cond subgraph is `counter < maximum_iterations AND cond(...)`,
+captured tensors that are computed on the device (passed through unchanged, a computed maximum_iterations
+among them); captured constants (weights, bounds) are folded into the subgraphs. The cond subgraph is
+`counter < maximum_iterations AND cond(...)`, or `cond(...)` alone for a loop without maximum_iterations;
 the body adds 1 to the counter. A TensorList (TensorArray) loop variable is carried as one tensor
 [elements, *element_shape]: a reserved list starts as zeros, TensorListGetItem is GATHER on axis 0 and
 TensorListSetItem the SLICE/RESHAPE/CONCATENATION TF writes (rows before the index, the item, rows after).
@@ -28,16 +29,21 @@ def emit_while(b: Lowering, op: Any) -> None:
     cond_fn, body_fn = op.get_attr("cond"), op.get_attr("body")
     extra = list(op.inputs[n:])
     max_value = b.const_of(extra[-1]) if has_max else None
-    if has_max and max_value is None:
-        b.unsupported_op(op, "maximum_iterations must be a constant")
-        return
     constant = {k for k in range(n, len(op.inputs)) if b.const_of(op.inputs[k]) is not None}
     carried = list(range(n)) + [k for k in range(n, len(op.inputs)) if k not in constant]
     counter = b.const(np.array(0, np.int32), f"{op.name}/loop_counter")
     inputs = [counter] + [b.value(op.inputs[k]) for k in carried]
-    limit = int(max_value) if has_max else np.iinfo(np.int32).max
+
+    def limit(sub: Lowering, args: list) -> Optional[ir.Tensor]:
+        """The maximum_iterations bound inside the cond: a constant, the carried device tensor, or none."""
+        if not has_max:
+            return None
+        if max_value is not None:
+            return sub.const(np.array(int(max_value), np.int32), f"{op.name}/maximum_iterations")
+        return args[1 + carried.index(len(op.inputs) - 1)]
+
     cond = _subgraph(b, op, cond_fn, carried, constant, inputs, f"{op.name}_cond",
-                     lambda sub, args: [_cond_output(sub, op, cond_fn, args[0], limit)])
+                     lambda sub, args: [_cond_output(sub, op, cond_fn, args[0], limit(sub, args))])
     body = _subgraph(b, op, body_fn, carried, constant, inputs, f"{op.name}_body",
                      lambda sub, args: _body_outputs(sub, op, body_fn, n, carried, args))
     if cond is None or body is None:
@@ -76,11 +82,13 @@ def _subgraph(b: Lowering, op: Any, fn: Any, carried: list, constant: set, input
     return len(b.root.subgraphs)
 
 
-def _cond_output(sub: Lowering, op: Any, fn: Any, counter: ir.Tensor, limit: int) -> ir.Tensor:
+def _cond_output(sub: Lowering, op: Any, fn: Any, counter: ir.Tensor, limit: Optional[ir.Tensor]) -> ir.Tensor:
+    """cond(...), and `counter < maximum_iterations` first when the loop has a bound (TF's form)."""
     keep_going = sub.value(fn.outputs[0])
+    if limit is None:
+        return keep_going
     below = sub.new_tensor(f"{op.name}/below_maximum_iterations", (), np.bool_)
-    sub.emit("LESS", [counter, sub.const(np.array(limit, np.int32), f"{op.name}/maximum_iterations")], [below],
-             ("LessOptions", {}), op.type)
+    sub.emit("LESS", [counter, limit], [below], ("LessOptions", {}), op.type)
     out = sub.new_tensor(f"{op.name}/continue", (), np.bool_)
     sub.emit("LOGICAL_AND", [below, keep_going], [out], ("LogicalAndOptions", {}), op.type)
     return out
