@@ -13,6 +13,7 @@ from edgelite.ops import array_ops, check_ops, math_ops
 from edgelite.ops.logging_ops import Assert
 
 from . import ragged_conversion_ops  # noqa: F401 - registers RaggedTensorToTensor / RaggedTensorToSparse
+from . import ragged_operators
 from .row_partition import RowPartition, check_validate, convert_partition
 
 
@@ -448,3 +449,4 @@ def _refuse_dense_conversion(value: RaggedTensor, dtype: Any = None, name: Optio
 
 
 ops.register_tensor_conversion_function(RaggedTensor, _refuse_dense_conversion)
+ragged_operators.install(RaggedTensor)
