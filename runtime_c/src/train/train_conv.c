@@ -261,40 +261,22 @@ el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_tra
   return EL_OK;
 }
 
-/* Builds rows t0 .. t0 + count - 1 of the transposed im2col matrix of output rows oh0 ..
- * oh0 + nrows - 1 of image b (row t = (i, j, c): the element tap (i, j) meets in channel c for
- * each output pixel, 0 in the padding) straight from x: the path for column strides above 1. */
-static void im2col_t(const el_train_window* g, const float* x, int b, int oh0, int nrows, int t0,
-                     int count, float* cols) {
-  const size_t cnt = (size_t)nrows * (size_t)g->out_w, c_in = (size_t)g->in_c;
-  for (int t = t0; t < t0 + count; ++t) {
-    const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, j = tap % g->k_w;
-    float* dst = cols + (size_t)(t - t0) * cnt;
-    for (int r = 0; r < nrows; ++r, dst += g->out_w) {
-      const int ih = (oh0 + r) * g->stride_h + i * g->dil_h - g->pad_top;
-      if (ih < 0 || ih >= g->in_h) {
-        memset(dst, 0, (size_t)g->out_w * sizeof(float));
-        continue;
-      }
-      const float* src = x + ((size_t)b * g->in_h + (size_t)ih) * (size_t)g->in_w * c_in + (size_t)c;
-      for (int ow = 0; ow < g->out_w; ++ow) {
-        const int iw = ow * g->stride_w + j * g->dil_w - g->pad_left;
-        dst[ow] = (iw >= 0 && iw < g->in_w) ? src[(size_t)iw * c_in] : 0.0f;
-      }
-    }
-  }
-}
-
-/* Channel-major copy of x with the padding made explicit: [batch][in_c][hp][wp], zeros around. */
-static void transpose_padded(const el_train_window* g, const float* x, int hp, int wp, float* xt) {
-  const size_t plane = (size_t)hp * (size_t)wp, c_in = (size_t)g->in_c;
+/* Channel-major copy of x with the padding made explicit, [batch][in_c][hp][row], zeros around;
+ * each padded row split into its stride_w column phases of wq floats (padded column pw at
+ * (pw % stride_w) * wq + pw / stride_w), so that the columns one filter tap meets along an output
+ * row are adjacent whatever the column stride. */
+static void transpose_padded(const el_train_window* g, const float* x, int hp, int wq, int row,
+                             float* xt) {
+  const size_t plane = (size_t)hp * (size_t)row, c_in = (size_t)g->in_c;
   memset(xt, 0, (size_t)g->batch * c_in * plane * sizeof(float));
   for (int b = 0; b < g->batch; ++b) {
     float* tb = xt + (size_t)b * c_in * plane;
     for (int h = 0; h < g->in_h; ++h) {
       for (int w = 0; w < g->in_w; ++w) {
+        const int pw = w + g->pad_left;
         const float* src = x + (((size_t)b * g->in_h + (size_t)h) * g->in_w + (size_t)w) * c_in;
-        float* dst = tb + (size_t)(h + g->pad_top) * wp + (size_t)(w + g->pad_left);
+        float* dst = tb + (size_t)(h + g->pad_top) * row + (size_t)(pw % g->stride_w) * wq +
+                     (size_t)(pw / g->stride_w);
         for (size_t c = 0; c < c_in; ++c) dst[c * plane] = src[c];
       }
     }
@@ -307,11 +289,12 @@ typedef struct filter_job {
   const el_train_kernels* k;
   const el_train_window* g;
   const float* x;
-  const float* xt; /* transpose_padded(x), for unit column strides */
-  int hp, wp;
+  const float* xt; /* transpose_padded(x), except for 1x1 stride-1 windows */
+  int hp, wp;      /* padded extent */
+  int wq, row;     /* floats per column phase and per stored padded row (stride_w * wq) */
   const float* packed; /* dy, chunk after chunk, each packed as the GEMM's weights */
   int chunk_rows;
-  float* cols; /* per thread: block_rows x chunk pixels (column strides above 1), else NULL */
+  float* cols; /* per thread: block_rows x FILTER_CHUNK (1x1 stride-1 windows), else NULL */
   float* part; /* per thread: block_rows x N */
   float* dw;
   int kdim, n, block_rows;
@@ -341,24 +324,30 @@ static void filter_rows_product(const filter_job* j, int taps, const float* cons
   }
 }
 
+/* Where in a stored padded row filter column jj starts meeting output column 0. */
+static size_t tap_column(const filter_job* j, int jj) {
+  const int pw = jj * j->g->dil_w;
+  return (size_t)(pw % j->g->stride_w) * (size_t)j->wq + (size_t)(pw / j->g->stride_w);
+}
+
 /* part[t - t0][N] for t0 <= t < t0 + count = im2col^T rows . dyc, without building the im2col
- * matrix: with unit column stride, row (i, j, c) of it is nrows runs of out_w floats of the
- * padded channel-major input, one padded row stride_h apart. */
+ * matrix: row (i, j, c) of it is nrows runs of out_w adjacent floats of the padded channel-major
+ * input (one column phase), one stored row stride_h apart. */
 static void filter_grad_rows(const filter_job* j, int b, int oh0, int nrows, const float* packed,
                              int t0, int count, float* part) {
   const el_train_window* g = j->g;
   const int n = g->out_c, cnt = nrows * g->out_w, mr = j->quads ? EL_TRAIN_QUAD_MR : j->k->fk->mr;
   const float* rows[EL_FGEMM_MAX_MR];
   ptrdiff_t step[EL_FGEMM_MAX_MR];
-  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = (ptrdiff_t)g->stride_h * j->wp;
+  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = (ptrdiff_t)g->stride_h * j->row;
   for (int r0 = t0; r0 < t0 + count; r0 += mr) {
     const int live = t0 + count - r0 < mr ? t0 + count - r0 : mr;
     for (int r = 0; r < mr; ++r) {
       const int t = r0 + (r < live ? r : 0);
       const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, jj = tap % g->k_w;
       rows[r] = j->xt + (((size_t)b * g->in_c + (size_t)c) * j->hp +
-                         (size_t)(oh0 * g->stride_h + i * g->dil_h)) * j->wp +
-                (size_t)(jj * g->dil_w);
+                         (size_t)(oh0 * g->stride_h + i * g->dil_h)) * j->row +
+                tap_column(j, jj);
     }
     filter_rows_product(j, nrows, rows, step, live, packed, cnt, part + (size_t)(r0 - t0) * n);
   }
@@ -371,31 +360,25 @@ static void filter_block(void* arg, int task, int thread) {
   const int count = j->kdim - t0 < j->block_rows ? j->kdim - t0 : j->block_rows;
   const size_t chunk_floats = el_train_packed_floats(j->chunk_rows * g->out_w, j->n);
   float* part = j->part + (size_t)thread * j->block_rows * j->n;
-  float* cols = j->cols ? j->cols + (size_t)thread * j->block_rows * j->chunk_rows * g->out_w : NULL;
   float* dw = j->dw + (size_t)t0 * j->n;
   const float* packed = j->packed;
   for (int b = 0; b < g->batch; ++b) {
     for (int oh0 = 0; oh0 < g->out_h; oh0 += j->chunk_rows, packed += chunk_floats) {
       const int nrows = g->out_h - oh0 < j->chunk_rows ? g->out_h - oh0 : j->chunk_rows;
-      const int cnt = nrows * g->out_w;
-      if (cols == NULL) {
-        filter_grad_rows(j, b, oh0, nrows, packed, t0, count, part);
-      } else {
-        im2col_t(g, j->x, b, oh0, nrows, t0, count, cols);
-        el_train_matmul(j->k->fk, count, j->n, cnt, cols, cnt, packed, part, j->n);
-      }
+      filter_grad_rows(j, b, oh0, nrows, packed, t0, count, part);
       for (size_t i = 0; i < (size_t)count * j->n; ++i) dw[i] += part[i];
     }
   }
 }
 
 /* For images smaller than a chunk: the padded rows every output row meets through filter row
- * i, channel-major and laid end to end, xr[i][c][b][oh][wp] = xt[b][c][oh * stride_h + i *
+ * i, channel-major and laid end to end, xr[i][c][b][oh][row] = xt[b][c][oh * stride_h + i *
  * dil_h][..], so that row (i, j, c) of the transposed im2col matrix over any run of whole
- * images is one affine sequence of out_w-float runs (wp apart): one GEMM call per chunk of
+ * images is one affine sequence of out_w-float runs (a stored row apart): one GEMM call per chunk of
  * several images instead of one per image. */
-static void rows_by_tap_row(const el_train_window* g, const float* xt, int hp, int wp, float* xr) {
-  const size_t row = (size_t)wp;
+static void rows_by_tap_row(const el_train_window* g, const float* xt, int hp, int stored_row,
+                            float* xr) {
+  const size_t row = (size_t)stored_row;
   for (int i = 0; i < g->k_h; ++i) {
     for (int c = 0; c < g->in_c; ++c) {
       for (int b = 0; b < g->batch; ++b) {
@@ -415,13 +398,13 @@ static void filter_block_images(void* arg, int task, int thread) {
   const int count = j->kdim - t0 < j->block_rows ? j->kdim - t0 : j->block_rows;
   const size_t per_image = (size_t)g->out_h * (size_t)g->out_w;
   const size_t chunk_floats = el_train_packed_floats(j->images * (int)per_image, n);
-  const size_t image_floats = (size_t)g->out_h * (size_t)j->wp;
+  const size_t image_floats = (size_t)g->out_h * (size_t)j->row;
   float* part = j->part + (size_t)thread * j->block_rows * n;
   float* dw = j->dw + (size_t)t0 * n;
   const float* packed = j->packed;
   const float* rows[EL_FGEMM_MAX_MR];
   ptrdiff_t step[EL_FGEMM_MAX_MR];
-  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = j->wp;
+  for (int r = 0; r < EL_FGEMM_MAX_MR; ++r) step[r] = j->row;
   for (int b0 = 0; b0 < g->batch; b0 += j->images, packed += chunk_floats) {
     const int imgs = g->batch - b0 < j->images ? g->batch - b0 : j->images;
     for (int r0 = t0; r0 < t0 + count; r0 += mr) {
@@ -430,7 +413,7 @@ static void filter_block_images(void* arg, int task, int thread) {
         const int t = r0 + (r < live ? r : 0);
         const int c = t % g->in_c, tap = t / g->in_c, i = tap / g->k_w, jj = tap % g->k_w;
         rows[r] = j->xr + (((size_t)i * g->in_c + (size_t)c) * g->batch + (size_t)b0) * image_floats +
-                  (size_t)(jj * g->dil_w);
+                  tap_column(j, jj);
       }
       filter_rows_product(j, imgs * g->out_h, rows, step, live, packed, imgs * (int)per_image,
                           part + (size_t)(r0 - t0) * n);
@@ -486,10 +469,12 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
   const int need_w = (g->out_w - 1) * g->stride_w + (g->k_w - 1) * g->dil_w + 1;
   j.hp = need_h > g->in_h + g->pad_top ? need_h : g->in_h + g->pad_top;
   j.wp = need_w > g->in_w + g->pad_left ? need_w : g->in_w + g->pad_left;
+  j.wq = (j.wp + g->stride_w - 1) / g->stride_w;
+  j.row = j.wq * g->stride_w;
   /* Whole output rows per chunk, about FILTER_CHUNK pixels: the chunking depends on the shapes
    * only, and so does the order of the sums. */
   j.chunk_rows = (g->out_w >= FILTER_CHUNK || g->out_w == 0) ? 1 : FILTER_CHUNK / g->out_w;
-  const bool flat = pointwise(g), direct = g->stride_w == 1 && !flat;
+  const bool flat = pointwise(g), direct = !flat;
   j.quads = direct && el_train_quads_fit(k, j.n, g->out_w);
   if (j.quads) j.block_rows = EL_TRAIN_QUAD_MR * 4;
   const size_t pixels = el_train_pixels(g), per_image = (size_t)g->out_h * (size_t)g->out_w;
@@ -506,11 +491,11 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
   const size_t chunks = flat ? (pixels + FILTER_CHUNK - 1) / FILTER_CHUNK
                         : j.images ? (size_t)((g->batch + j.images - 1) / j.images)
                                    : (size_t)g->batch * (size_t)((g->out_h + j.chunk_rows - 1) / j.chunk_rows);
-  float* xr = j.images ? malloc((size_t)g->k_h * g->in_c * (size_t)g->batch * (size_t)g->out_h * (size_t)j.wp *
+  float* xr = j.images ? malloc((size_t)g->k_h * g->in_c * (size_t)g->batch * (size_t)g->out_h * (size_t)j.row *
                                 sizeof(float))
                        : NULL;
   const size_t threads = (size_t)k->threads, block = (size_t)j.block_rows;
-  float* xt = direct ? malloc((size_t)g->batch * g->in_c * (size_t)j.hp * (size_t)j.wp * sizeof(float))
+  float* xt = direct ? malloc((size_t)g->batch * g->in_c * (size_t)j.hp * (size_t)j.row * sizeof(float))
                      : NULL;
   float* packed = malloc((chunks ? chunks : 1) * chunk_floats * sizeof(float));
   j.part = malloc(threads * block * (size_t)j.n * sizeof(float));
@@ -520,8 +505,8 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
     st = EL_NO_MEMORY;
     goto done;
   }
-  if (direct) transpose_padded(g, x, j.hp, j.wp, xt);
-  if (j.images) rows_by_tap_row(g, xt, j.hp, j.wp, xr);
+  if (direct) transpose_padded(g, x, j.hp, j.wq, j.row, xt);
+  if (j.images) rows_by_tap_row(g, xt, j.hp, j.row, xr);
   float* dst = packed;
   for (int b = 0; j.images && b < g->batch; b += j.images, dst += chunk_floats) {
     const int imgs = g->batch - b < j.images ? g->batch - b : j.images;
