@@ -79,6 +79,9 @@ def test_depthwise_and_its_gradients_match_numpy(case):
     ((20, 4, 4, 16), (3, 3, 16, 32), (1, 1), "SAME"),      # digits CNN conv2: 16 images per chunk, a short last one
     ((3, 9, 12, 4), (3, 3, 4, 5), (1, 1), "SAME"),         # 5 channels: masked lanes of the narrow product
     ((2, 10, 8, 8), (2, 3, 8, 12), (1, 1), ((1, 0), (2, 1))),  # explicit padding on the narrow product
+    ((3, 9, 11, 6), (1, 1, 6, 10), (2, 3), "VALID"),       # strided 1x1: filter gradient of the subsampled input
+    ((2, 9, 11, 6), (1, 1, 6, 10), (2, 3), "SAME"),        # strided 1x1 with SAME (no padding before)
+    ((2, 9, 11, 8), (3, 3, 8, 12), (3, 2), "SAME"),        # column strides: the phase-split padded copy
 ])
 @pytest.mark.parametrize("isa", isa_levels())
 def test_recipe_layers_match_numpy(xs, ws, strides, padding, isa):

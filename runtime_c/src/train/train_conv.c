@@ -269,15 +269,21 @@ static void transpose_padded(const el_train_window* g, const float* x, int hp, i
                              float* xt) {
   const size_t plane = (size_t)hp * (size_t)row, c_in = (size_t)g->in_c;
   memset(xt, 0, (size_t)g->batch * c_in * plane * sizeof(float));
+  /* Channel by channel along each input row: the writes run along a stored row, the reads stay
+   * within one input row (in cache). */
   for (int b = 0; b < g->batch; ++b) {
-    float* tb = xt + (size_t)b * c_in * plane;
     for (int h = 0; h < g->in_h; ++h) {
-      for (int w = 0; w < g->in_w; ++w) {
-        const int pw = w + g->pad_left;
-        const float* src = x + (((size_t)b * g->in_h + (size_t)h) * g->in_w + (size_t)w) * c_in;
-        float* dst = tb + (size_t)(h + g->pad_top) * row + (size_t)(pw % g->stride_w) * wq +
-                     (size_t)(pw / g->stride_w);
-        for (size_t c = 0; c < c_in; ++c) dst[c * plane] = src[c];
+      const float* src = x + ((size_t)b * g->in_h + (size_t)h) * g->in_w * c_in;
+      float* dst = xt + (size_t)b * c_in * plane + (size_t)(h + g->pad_top) * row;
+      for (size_t c = 0; c < c_in; ++c, dst += plane) {
+        if (g->stride_w == 1) {
+          for (int w = 0; w < g->in_w; ++w) dst[w + g->pad_left] = src[(size_t)w * c_in + c];
+          continue;
+        }
+        for (int w = 0; w < g->in_w; ++w) {
+          const int pw = w + g->pad_left;
+          dst[(size_t)(pw % g->stride_w) * wq + (size_t)(pw / g->stride_w)] = src[(size_t)w * c_in + c];
+        }
       }
     }
   }
@@ -453,10 +459,42 @@ static void pack_dy(const filter_job* j, const float* dy, int cnt, float* dst) {
   }
 }
 
+/* A strided 1x1 window that never reaches into padding reads only every stride-th pixel: those
+ * pixels, copied out, make it a 1x1 stride-1 window over the output grid. */
+static bool strided_pointwise(const el_train_window* g) {
+  return g->k_h == 1 && g->k_w == 1 && g->pad_top == 0 && g->pad_left == 0 && !pointwise(g) &&
+         g->out_h > 0 && g->out_w > 0 && (g->out_h - 1) * g->stride_h < g->in_h &&
+         (g->out_w - 1) * g->stride_w < g->in_w;
+}
+
+static el_status filter_grad_subsampled(const el_train_kernels* k, const el_train_window* g,
+                                        const float* x, const float* dy, float* dw) {
+  const size_t c_in = (size_t)g->in_c;
+  float* xs = malloc(el_train_pixels(g) * c_in * sizeof(float));
+  if (xs == NULL) return EL_NO_MEMORY;
+  float* dst = xs;
+  for (int b = 0; b < g->batch; ++b) {
+    for (int oh = 0; oh < g->out_h; ++oh) {
+      const float* src = x + ((size_t)b * g->in_h + (size_t)oh * g->stride_h) * g->in_w * c_in;
+      for (int ow = 0; ow < g->out_w; ++ow, dst += c_in) {
+        memcpy(dst, src + (size_t)ow * g->stride_w * c_in, c_in * sizeof(float));
+      }
+    }
+  }
+  el_train_window f = *g;
+  f.in_h = g->out_h;
+  f.in_w = g->out_w;
+  f.stride_h = f.stride_w = f.dil_h = f.dil_w = 1;
+  const el_status st = el_train_conv2d_backprop_filter(k, &f, xs, dy, dw);
+  free(xs);
+  return st;
+}
+
 el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_train_window* g,
                                           const float* x, const float* dy, float* dw) {
   el_status st = check(k, g, x, dy, dw);
   if (st != EL_OK) return st;
+  if (strided_pointwise(g)) return filter_grad_subsampled(k, g, x, dy, dw);
   filter_job j = {0};
   j.k = k;
   j.g = g;
