@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from edgelite.kernels import activations, normalization, softmax_xent
 
-from .diff_util import assert_close, both, randn
+from .diff_util import assert_close, both, isa_levels, kernels_at, randn
 
 SHAPES = st.sampled_from([(5, 3), (2, 4, 4, 8), (3, 7, 5, 17), (1, 1, 1, 4), (16, 6, 6, 32), (2, 3, 3, 2, 5)])
 
@@ -27,6 +27,30 @@ def test_fused_batch_norm_matches_numpy(shape, seed, factor, training):
     dy = randn(rng, *shape)
     assert_close(*both(normalization.fused_batch_norm_grad, dy, x, scale, mean, variance, 1e-3, training),
                  rtol=1e-4, scale_atol=1e-4)
+
+
+@pytest.mark.parametrize("channels", [16, 23, 40])
+def test_batch_norm_passes_give_the_same_bits_at_every_isa(channels):
+    # The AVX-512 passes keep the plain loops' operations and order: forward, gradient and BiasAddGrad agree
+    # bit for bit across ISA levels (and with numpy within rounding).
+    rng = np.random.default_rng(channels)
+    x, dy = randn(rng, 4, 9, 7, channels) * 3 + 1, randn(rng, 4, 9, 7, channels)
+    scale, offset = randn(rng, channels), randn(rng, channels)
+    results = {}
+    for isa in isa_levels():
+        with kernels_at(isa):
+            y, mean, var = normalization.fused_batch_norm(x, scale, offset, None, None, 1e-3, True)[:3]
+            grads = normalization.fused_batch_norm_grad(dy, x, scale, mean, var, 1e-3, True)[:3]
+            results[isa] = [y, mean, var, *grads, normalization.bias_add_grad(dy)]
+    first = results[isa_levels()[0]]
+    for isa, out in results.items():
+        for a, b in zip(first, out):
+            np.testing.assert_array_equal(a, b, err_msg=isa)
+    with kernels_at(isa_levels()[-1]):
+        assert_close(*both(normalization.fused_batch_norm, x, scale, offset, None, None, 1e-3, True),
+                     rtol=1e-4, scale_atol=1e-4)
+        assert_close(*both(normalization.fused_batch_norm_grad, dy, x, scale, first[1], first[2], 1e-3, True),
+                     rtol=1e-4, scale_atol=1e-4)
 
 
 def test_batch_norm_of_one_row_reports_nan_unbiased_variance_like_numpy():

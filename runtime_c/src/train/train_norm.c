@@ -6,16 +6,7 @@
 #include <string.h>
 
 #include "train/train_internal.h"
-
-/* sum[c] += a[r][c] over rows, in double. */
-static void column_sums(int64_t rows, int32_t channels, const float* restrict a,
-                        double* restrict sum) {
-  for (int32_t c = 0; c < channels; ++c) sum[c] = 0.0;
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* ar = a + r * channels;
-    for (int32_t c = 0; c < channels; ++c) sum[c] += (double)ar[c];
-  }
-}
+#include "train/train_norm_passes.h"
 
 static bool bad_sizes(int64_t rows, int32_t channels) { return rows < 0 || channels < 0; }
 
@@ -24,21 +15,10 @@ el_status el_train_bias_add_grad(const el_train_kernels* k, int64_t rows, int32_
   if (k == NULL || dy == NULL || db == NULL || bad_sizes(rows, channels)) return EL_VALUE_ERROR;
   double* sum = malloc(((size_t)channels + 1) * sizeof(double));
   if (sum == NULL) return EL_NO_MEMORY;
-  column_sums(rows, channels, dy, sum);
+  el_train_norm_passes(k).sums(rows, channels, dy, NULL, sum);
   for (int32_t c = 0; c < channels; ++c) db[c] = (float)sum[c];
   free(sum);
   return EL_OK;
-}
-
-/* y = (x - mean) * (scale / sqrt(var + eps)) + offset, row by row. */
-static void normalize(int64_t rows, int32_t channels, const float* restrict x,
-                      const float* restrict mean, const float* restrict mul,
-                      const float* restrict offset, float* restrict y) {
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* xr = x + r * channels;
-    float* yr = y + r * channels;
-    for (int32_t c = 0; c < channels; ++c) yr[c] = (xr[c] - mean[c]) * mul[c] + offset[c];
-  }
 }
 
 el_status el_train_batch_norm(const el_train_kernels* k, int64_t rows, int32_t channels,
@@ -62,18 +42,12 @@ el_status el_train_batch_norm(const el_train_kernels* k, int64_t rows, int32_t c
     free(mul);
     return EL_NO_MEMORY;
   }
+  const el_norm_passes np = el_train_norm_passes(k);
   if (training) {
-    column_sums(rows, channels, x, sum);
+    np.sums(rows, channels, x, NULL, sum);
     for (int32_t c = 0; c < channels; ++c) mu[c] = (float)(sum[c] / (double)rows);
     /* The variance from the centred values (two passes): no cancellation for large means. */
-    for (int32_t c = 0; c < channels; ++c) sum[c] = 0.0;
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* xr = x + r * channels;
-      for (int32_t c = 0; c < channels; ++c) {
-        const double d = (double)(xr[c] - mu[c]);
-        sum[c] += d * d;
-      }
-    }
+    np.sums(rows, channels, x, mu, sum);
     for (int32_t c = 0; c < channels; ++c) {
       batch_mean[c] = mu[c];
       batch_var[c] = (float)(sum[c] / (double)rows);
@@ -85,7 +59,7 @@ el_status el_train_batch_norm(const el_train_kernels* k, int64_t rows, int32_t c
       mul[c] = (float)(1.0 / sqrt((double)variance[c] + (double)epsilon)) * scale[c];
     }
   }
-  normalize(rows, channels, x, mu, mul, offset, y);
+  np.normalize(rows, channels, x, mu, mul, offset, y);
   free(sum);
   free(mu);
   free(mul);
@@ -114,15 +88,8 @@ el_status el_train_batch_norm_grad(const el_train_kernels* k, int64_t rows, int3
     free(kk);
     return EL_NO_MEMORY;
   }
-  for (int32_t c = 0; c < channels; ++c) sdy[c] = sdx[c] = 0.0;
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* dr = dy + r * channels;
-    const float* xr = x + r * channels;
-    for (int32_t c = 0; c < channels; ++c) {
-      sdy[c] += (double)dr[c];
-      sdx[c] += (double)dr[c] * (double)(xr[c] - mean[c]);
-    }
-  }
+  const el_norm_passes np = el_train_norm_passes(k);
+  np.grad_sums(rows, channels, dy, x, mean, sdy, sdx);
   for (int32_t c = 0; c < channels; ++c) {
     const double inv = 1.0 / sqrt((double)variance[c] + (double)epsilon);
     doffset[c] = (float)sdy[c];
@@ -132,14 +99,7 @@ el_status el_train_batch_norm_grad(const el_train_kernels* k, int64_t rows, int3
     a[c] = training && rows > 0 ? (float)(sdx[c] * inv * inv / (double)rows) : 0.0f;
     b[c] = training && rows > 0 ? (float)(sdy[c] / (double)rows) : 0.0f;
   }
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* dr = dy + r * channels;
-    const float* xr = x + r * channels;
-    float* o = dx + r * channels;
-    for (int32_t c = 0; c < channels; ++c) {
-      o[c] = (dr[c] - b[c] - (xr[c] - mean[c]) * a[c]) * kk[c];
-    }
-  }
+  np.grad_apply(rows, channels, dy, x, mean, a, b, kk, dx);
   free(sdy);
   free(sdx);
   free(a);
