@@ -255,33 +255,54 @@ def _wait_settled(sess, size, closed, capacity: int) -> None:
     raise TimeoutError("the shuffling queue neither filled up nor closed")
 
 
-# ---- a dequeue_many that took part of its batch when the queue closed ------------------------------------------
+# ---- a dequeue_many waiting in another thread while the queue changes ------------------------------------------
+def _waiting(tf, sess, fetch, size, left: int):
+    """Run fetch on a thread until it has taken what it may now (the queue is down to left elements)."""
+    import threading
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["value"] = encode(sess.run(fetch))
+        except tf.errors.OutOfRangeError as e:
+            box["end"] = [type(e).__name__, error_core(e.message)]
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    deadline = time.monotonic() + SETTLE_TIMEOUT
+    while sess.run(size) != left and time.monotonic() < deadline:
+        time.sleep(0.002)
+    return t, box
+
+
 def run_partial_then_close(tf) -> list:
     """dequeue_many(5) takes the 3 elements there are and waits; closing fails it (OutOfRangeError) and puts the
     3 back, last taken first; dequeue_up_to then draws from the restored queue."""
-    import threading
-    g = tf.Graph()
-    with g.as_default():
+    with tf.Graph().as_default():
         q = tf.RandomShuffleQueue(10, 0, tf.int32, shapes=[[]], seed=77)
         enq, many, size = q.enqueue_many([[10, 11, 12]]), q.dequeue_many(5), q.size()
         close, up_to = q.close(), q.dequeue_up_to(10)
-        out: list = []
-        with tf.Session(graph=g) as sess:
+        with tf.Session() as sess:
             sess.run(enq)
-            box: dict = {}
-
-            def blocked() -> None:
-                try:
-                    sess.run(many)
-                except tf.errors.OutOfRangeError as e:
-                    box["end"] = [type(e).__name__, error_core(e.message)]
-            t = threading.Thread(target=blocked, daemon=True)
-            t.start()
-            deadline = time.monotonic() + SETTLE_TIMEOUT
-            while sess.run(size) != 0 and time.monotonic() < deadline:
-                time.sleep(0.002)
+            t, box = _waiting(tf, sess, many, size, 0)
             sess.run(close)
             t.join(SETTLE_TIMEOUT)
-            out.append(box.get("end"))
-            out.append(encode(sess.run(up_to)))
-    return out
+            return [box.get("end"), encode(sess.run(up_to))]
+
+
+def run_served_while_waiting(tf) -> list:
+    """A dequeue_many(5) waits with min_after_dequeue 2; each later enqueue hands it one element at once (the
+    queue serves it inside the enqueue), so what it gets does not depend on when its thread wakes up."""
+    with tf.Graph().as_default():
+        q = tf.RandomShuffleQueue(20, 2, tf.int32, shapes=[[]], seed=21)
+        x = tf.placeholder(tf.int32, [])
+        one, many, size = q.enqueue(x), q.dequeue_many(5), q.size()
+        more, close, up_to = q.enqueue_many([[20, 21, 22, 23]]), q.close(), q.dequeue_up_to(10)
+        with tf.Session() as sess:
+            sess.run(q.enqueue_many([[0, 1, 2]]))
+            t, box = _waiting(tf, sess, many, size, 2)
+            for value in range(10, 15):
+                sess.run(one, {x: value})
+            t.join(SETTLE_TIMEOUT)
+            sess.run(more)
+            return [box.get("value"), encode(sess.run(q.dequeue_many(4))), sess.run(close),
+                    encode(sess.run(up_to))]

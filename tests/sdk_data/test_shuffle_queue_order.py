@@ -42,6 +42,10 @@ def test_partial_dequeue_many_is_restored_on_close():
     assert _normalized(cases.run_partial_then_close(tf)) == _normalized(RECORDED["partial_then_close"])
 
 
+def test_waiting_dequeue_many_is_served_by_each_enqueue():
+    assert cases.run_served_while_waiting(tf) == RECORDED["served_while_waiting"]
+
+
 @pytest.mark.parametrize("name,fn", cases.BUILD_ERROR_CASES, ids=[c[0] for c in cases.BUILD_ERROR_CASES])
 def test_build_errors_match_tensorflow(name, fn):
     assert cases.build_error(tf, fn) == RECORDED["build_errors"][name]

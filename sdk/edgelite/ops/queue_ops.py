@@ -15,10 +15,11 @@ from edgelite.framework import dtypes, errors, ops, random_seed, tensor_shape
 from edgelite.framework.op_def_registry import register_op
 
 from . import queue_runtime as qr
+from .shuffle_queue_runtime import RandomShuffleRuntime
 
 _RESOURCE_IDS = itertools.count()
 _RUNTIMES = {"FIFOQueueV2": qr.QueueRuntime, "PaddingFIFOQueueV2": qr.PaddingFIFORuntime,
-             "RandomShuffleQueueV2": qr.RandomShuffleRuntime, "PriorityQueueV2": qr.PriorityRuntime}
+             "RandomShuffleQueueV2": RandomShuffleRuntime, "PriorityQueueV2": qr.PriorityRuntime}
 
 
 def _queue_kernel(ctx: Any) -> Any:
@@ -29,7 +30,7 @@ def _queue_kernel(ctx: Any) -> Any:
         shapes = [None if s.ndims is None else s.as_list() for s in ctx.attrs["shapes"]] or \
             [None] * len(ctx.attrs["component_types"])
         cls = _RUNTIMES[ctx.op.type]
-        rng = _shuffle_generator(ctx) if cls is qr.RandomShuffleRuntime else None
+        rng = _shuffle_generator(ctx) if cls is RandomShuffleRuntime else None
         # TensorFlow names a queue resource by its shared name, else "_<process-wide count>_<node name>".
         name = ctx.attrs.get("shared_name") or f"_{next(_RESOURCE_IDS)}_{ctx.op.name}"
         q = cls(name, int(ctx.attrs["capacity"]), shapes, rng,

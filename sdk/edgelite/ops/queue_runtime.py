@@ -45,8 +45,12 @@ class QueueRuntime:
         return self._items.pop(0)
 
     def _ready_count(self) -> int:
-        """How many elements a dequeue may take now (a shuffling queue keeps min_after_dequeue back until closed)."""
+        """How many elements a dequeue may take now."""
         return len(self._items)
+
+    def _served(self) -> None:
+        """Called (cond held) after an enqueue added elements: a queue that serves waiting dequeues itself, as
+        TensorFlow's do, hands them out here, before the enqueue adds more."""
 
     def _batch(self, items: list) -> list:
         """Stack n dequeued tuples into one array per component."""
@@ -86,7 +90,9 @@ class QueueRuntime:
             if self.closed and (self.cancel_enqueues or not arrived_open[0]):
                 raise errors.CancelledError(None, None, f"{self.kind} '{self.name}' is closed.")
             while pending and len(self._items) < self.capacity:
-                self._put(pending.pop(0))
+                while pending and len(self._items) < self.capacity:
+                    self._put(pending.pop(0))
+                self._served()
                 self.cond.notify_all()
             return True if not pending else None
 
@@ -126,59 +132,6 @@ class QueueRuntime:
             self.cancelled = True
             self.closed = True
             self.cond.notify_all()
-
-
-class RandomShuffleRuntime(QueueRuntime):
-    """TensorFlow's RandomShuffleQueue: each dequeue takes the element at (next 32-bit Philox sample) % size and
-    moves the last element into its place; min_after_dequeue elements stay back until the queue closes.
-
-    A dequeue_many takes what it may as soon as it may and waits for the rest, as TensorFlow's kernel does; if
-    the queue closes before it is served, the elements it took go back (last taken first) and dequeue_up_to
-    then starts over on everything left. With the same seeds and the same sequence of queue operations,
-    elements come out in TensorFlow's order.
-    """
-
-    kind = "RandomShuffleQueue"
-
-    def _take(self) -> tuple:
-        i = self.rng() % len(self._items)
-        item = self._items[i]
-        self._items[i] = self._items[-1]
-        self._items.pop()
-        return item
-
-    def _ready_count(self) -> int:
-        return max(0, len(self._items) - self.min_after_dequeue)
-
-    def dequeue(self, run_lock: Any, n: Optional[int], up_to: bool = False) -> Any:
-        if n == 0:
-            return self._batch([])
-        taken: list = []
-        want = [1 if n is None else n]
-
-        def ready() -> Optional[list]:
-            self._check_cancelled()
-            size = len(self._items)
-            if self.closed and size < want[0]:
-                self._items.extend(reversed(taken))
-                if up_to and self._items:
-                    taken.clear()
-                    want[0] = size = len(self._items)
-                else:
-                    raise errors.OutOfRangeError(
-                        None, None, f"{self.kind} '{self.name}' is closed and has insufficient elements "
-                                    f"(requested {want[0]}, current size {size})")
-            avail = min(want[0], size if self.closed else size - self.min_after_dequeue)
-            if avail > 0:
-                taken.extend(self._take() for _ in range(avail))
-                want[0] -= avail
-                self.cond.notify_all()  # room for waiting enqueues
-            return taken if want[0] == 0 else None
-
-        run_lock.wait_released(self.cond, ready)
-        if n is None:
-            return list(taken[0])
-        return self._batch(taken)
 
 
 class PaddingFIFORuntime(QueueRuntime):
