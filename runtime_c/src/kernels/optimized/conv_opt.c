@@ -38,7 +38,7 @@ typedef enum conv_path {
   PATH_I16 = 5 /* int16 activations, int8 weights: conv16_opt.h */
 } conv_path;
 
-enum { MAX_TAPS = 256 };
+enum { MAX_TAPS = 256, POINTWISE_GROUP = 8 };
 
 /* Largest table of tap offsets built in prepare; bigger convolutions compute them per tile. */
 #define MAX_TAP_TABLE_BYTES ((size_t)4 << 20)
@@ -682,6 +682,37 @@ static void q8_indirect_task(void* arg, int task, int thread) {
   }
 }
 
+/* 1x1 convolutions read their rows in place. The m rows are cut into j->tiles tiles of nearly
+ * equal size (at most mr rows each: 36 rows as 6 x 6, not 5 x 7 + 1, since the kernel issues
+ * FMAs for a tile's rows only). A group of tiles runs one 32-channel panel of weights after the
+ * other, so a panel stays in L1 while the group's rows (L2) stream past it, instead of every
+ * tile streaming all the weights from L2. Each output is still summed in k order from its bias:
+ * the bits do not depend on the tiling or the order of tiles and panels. */
+static void pointwise_f32(const conv_job* j, int64_t t0, int64_t t1, int c0, int c1) {
+  const el_opt_conv* s = j->s;
+  const el_conv_geom* g = &s->g;
+  const int n = g->out_c;
+  const float* in = (const float*)j->in;
+  float* out = (float*)j->out;
+  const int c_end = c1 * EL_FGEMM_CHUNK < n ? c1 * EL_FGEMM_CHUNK : n;
+  const float* rows_ptr[EL_FGEMM_MAX_MR];
+  for (int64_t g0 = t0; g0 < t1; g0 += POINTWISE_GROUP) {
+    const int64_t g1 = g0 + POINTWISE_GROUP < t1 ? g0 + POINTWISE_GROUP : t1;
+    for (int c = c0 * EL_FGEMM_CHUNK; c < c_end; c += 2 * EL_FGEMM_NR) {
+      const int count = c_end - c < 2 * EL_FGEMM_NR ? c_end - c : 2 * EL_FGEMM_NR;
+      const float* w = (const float*)((const uint8_t*)s->packed +
+                                      (size_t)(c / EL_FGEMM_NR) * s->block_bytes);
+      for (int64_t tile = g0; tile < g1; ++tile) {
+        const int64_t m0 = g->m * tile / j->tiles;
+        const int rows = (int)(g->m * (tile + 1) / j->tiles - m0);
+        for (int r = 0; r < j->mr; ++r) rows_ptr[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
+        s->fk->gemm(g->kdim, rows_ptr, rows, w, s->block_bytes, count, s->fbias + c, s->act_lo,
+                    s->act_hi, out + m0 * n + c, n);
+      }
+    }
+  }
+}
+
 static void f32_task(void* arg, int task, int thread) {
   const conv_job* j = (const conv_job*)arg;
   const el_opt_conv* s = j->s;
@@ -696,16 +727,16 @@ static void f32_task(void* arg, int task, int thread) {
   int64_t t0, t1;
   int c0, c1;
   task_ranges(j, task, &t0, &t1, &c0, &c1);
+  if (g->pointwise) {
+    pointwise_f32(j, t0, t1, c0, c1);
+    return;
+  }
   const el_conv_geom* tg = s->fpadded != NULL ? &s->fpadded_geom : g;
   el_fconv_cursor cur = el_fconv_cursor_at(tg, t0 * j->mr);
   for (int64_t tile = t0; tile < t1; ++tile) {
     const int64_t m0 = tile * j->mr;
     const int rows = (int)(g->m - m0 < j->mr ? g->m - m0 : j->mr);
-    if (g->pointwise) {
-      for (int r = 0; r < j->mr; ++r) {
-        rows_ptr[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
-      }
-    } else if (s->f32_taps) {
+    if (s->f32_taps) {
       el_fconv_tile_rows(tg, in, &cur, rows, j->mr, a, rows_ptr, steps);
     } else {
       el_conv_pack_f32(g, in, m0, rows, j->mr, a);

@@ -84,14 +84,14 @@ EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m
   _mm512_mask_storeu_ps(dst, keep, v);
 }
 
-/* The last block of channels c.. of igemm_avx512 for all MR512 rows, on vectors of type VEC
+/* The last block of channels c.. of igemm512_rows for its mr rows, on vectors of type VEC
  * (the bias, then the taps' products in order, as the two-block loop sums them): each row's sums
  * are those of the wider loop, whatever the vector width. */
 #define ROWS_TIMES_BLOCK(VEC, LOADU, SET1, FMADD, acc)                                          \
   do {                                                                                          \
     const float* w0_ = (const float*)((const char*)w + (size_t)(c / 16) * block_bytes);        \
     const float* ar_[MR512];                                                                    \
-    for (int r_ = 0; r_ < MR512; ++r_) {                                                        \
+    for (int r_ = 0; r_ < mr; ++r_) {                                                           \
       (acc)[r_] = LOADU(bias + c);                                                              \
       ar_[r_] = a[r_];                                                                          \
     }                                                                                           \
@@ -99,18 +99,20 @@ EL_TARGET_AVX512 static inline void store16(float* dst, __m512 v, __m512 lo, __m
       const float* wt_ = w0_ + (size_t)t_ * tap_floats;                                         \
       for (int i_ = 0; i_ < tap_len; ++i_) {                                                    \
         const VEC wa_ = LOADU(wt_ + (size_t)i_ * 16);                                           \
-        _Pragma("GCC unroll 8") for (int r_ = 0; r_ < MR512; ++r_) {                            \
+        _Pragma("GCC unroll 8") for (int r_ = 0; r_ < mr; ++r_) {                               \
           (acc)[r_] = FMADD(SET1(ar_[r_][i_]), wa_, (acc)[r_]);                                 \
         }                                                                                       \
       }                                                                                         \
-      for (int r_ = 0; r_ < MR512; ++r_) ar_[r_] += step[r_];                                   \
+      for (int r_ = 0; r_ < mr; ++r_) ar_[r_] += step[r_];                                      \
     }                                                                                           \
   } while (0)
 
-EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a,
-                                          const ptrdiff_t* step, int rows, const float* w,
-                                          size_t block_bytes, int n, const float* bias, float lo,
-                                          float hi, float* out, ptrdiff_t out_stride) {
+/* igemm_avx512 for exactly mr rows (a constant once inlined into the switch below): a tile of
+ * fewer rows issues only its own FMAs, so a 3x3 map split 5 + 4 costs 9 rows, not 14. */
+EL_TARGET_AVX512 static inline __attribute__((always_inline)) void igemm512_rows(
+    int mr, int taps, int tap_len, const float* const* a, const ptrdiff_t* step, const float* w,
+    size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,
+    ptrdiff_t out_stride) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const int bounds = clamp_bounds(lo, hi);
   const size_t tap_floats = (size_t)tap_len * 16;
@@ -121,7 +123,7 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
     const __m512 b0 = _mm512_loadu_ps(bias + c), b1 = _mm512_loadu_ps(bias + c + 16);
     __m512 acc[MR512][2];
     const float* ar[MR512];
-    for (int r = 0; r < MR512; ++r) {
+    for (int r = 0; r < mr; ++r) {
       acc[r][0] = b0;
       acc[r][1] = b1;
       ar[r] = a[r];
@@ -132,15 +134,15 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
       for (int i = 0; i < tap_len; ++i) {
         const __m512 wa = _mm512_loadu_ps(wt0 + (size_t)i * 16);
         const __m512 wb = _mm512_loadu_ps(wt1 + (size_t)i * 16);
-        _Pragma("GCC unroll 8") for (int r = 0; r < MR512; ++r) {
+        _Pragma("GCC unroll 8") for (int r = 0; r < mr; ++r) {
           const __m512 x = _mm512_set1_ps(ar[r][i]);
           acc[r][0] = _mm512_fmadd_ps(x, wa, acc[r][0]);
           acc[r][1] = _mm512_fmadd_ps(x, wb, acc[r][1]);
         }
       }
-      for (int r = 0; r < MR512; ++r) ar[r] += step[r];
+      for (int r = 0; r < mr; ++r) ar[r] += step[r];
     }
-    for (int r = 0; r < rows; ++r) {
+    for (int r = 0; r < mr; ++r) {
       float* o = out + r * out_stride + c;
       store16(o, acc[r][0], vlo, vhi, bounds, n - c);
       store16(o + 16, acc[r][1], vlo, vhi, bounds, n - c - 16);
@@ -153,16 +155,47 @@ EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* co
     __m256 acc[MR512];
     ROWS_TIMES_BLOCK(__m256, _mm256_loadu_ps, _mm256_set1_ps, _mm256_fmadd_ps, acc);
     const __mmask8 keep = (__mmask8)((1u << (n - c)) - 1u);
-    for (int r = 0; r < rows; ++r) {
+    for (int r = 0; r < mr; ++r) {
       _mm256_mask_storeu_ps(out + r * out_stride + c, keep, clamp8(acc[r], lo8, hi8, bounds));
     }
   } else if (c < n) {
     __m512 acc[MR512];
     ROWS_TIMES_BLOCK(__m512, _mm512_loadu_ps, _mm512_set1_ps, _mm512_fmadd_ps, acc);
-    for (int r = 0; r < rows; ++r) {
+    for (int r = 0; r < mr; ++r) {
       store16(out + r * out_stride + c, acc[r], vlo, vhi, bounds, n - c);
     }
   }
+}
+
+/* One function per row count, each register-allocated on its own (inlined together into one
+ * function, the seven bodies made GCC spill accumulators in the inner loop). */
+#define EL_IGEMM512_ROWS(R)                                                                     \
+  EL_TARGET_AVX512 static __attribute__((noinline)) void igemm512_##R(                          \
+      int taps, int tap_len, const float* const* a, const ptrdiff_t* step, const float* w,      \
+      size_t block_bytes, int n, const float* bias, float lo, float hi, float* out,             \
+      ptrdiff_t out_stride) {                                                                   \
+    igemm512_rows(R, taps, tap_len, a, step, w, block_bytes, n, bias, lo, hi, out, out_stride); \
+  }
+EL_IGEMM512_ROWS(1)
+EL_IGEMM512_ROWS(2)
+EL_IGEMM512_ROWS(3)
+EL_IGEMM512_ROWS(4)
+EL_IGEMM512_ROWS(5)
+EL_IGEMM512_ROWS(6)
+EL_IGEMM512_ROWS(7)
+#undef EL_IGEMM512_ROWS
+
+typedef void (*igemm512_fn)(int, int, const float* const*, const ptrdiff_t*, const float*, size_t,
+                            int, const float*, float, float, float*, ptrdiff_t);
+
+EL_TARGET_AVX512 static void igemm_avx512(int taps, int tap_len, const float* const* a,
+                                          const ptrdiff_t* step, int rows, const float* w,
+                                          size_t block_bytes, int n, const float* bias, float lo,
+                                          float hi, float* out, ptrdiff_t out_stride) {
+  static const igemm512_fn by_rows[MR512] = {igemm512_1, igemm512_2, igemm512_3, igemm512_4,
+                                             igemm512_5, igemm512_6, igemm512_7};
+  by_rows[(rows < 1 ? 1 : rows > MR512 ? MR512 : rows) - 1](taps, tap_len, a, step, w, block_bytes,
+                                                            n, bias, lo, hi, out, out_stride);
 }
 
 EL_TARGET_AVX512 static void gemm_avx512(int k, const float* const* a, int rows, const float* w,
