@@ -658,30 +658,49 @@ EL_TARGET_AVX512 static void requant_row_avx512(const int32_t* acc, void* out, i
   }
 }
 
+/* Four running maxima (the maximum does not depend on the order it is taken in), so a 256-float
+ * row waits on four chains of four instead of one of sixteen. */
 EL_TARGET_AVX512 static float f32_max_avx512(const float* x, int64_t n) {
-  float m = x[0];
-  int64_t i = 1;
-  if (n >= 17) {
-    __m512 v = _mm512_loadu_ps(x + 1);
-    for (i = 17; i + 16 <= n; i += 16) v = _mm512_max_ps(v, _mm512_loadu_ps(x + i));
-    const float r = _mm512_reduce_max_ps(v);
-    m = r > m ? r : m;
+  if (n < 16) {
+    float m = x[0];
+    for (int64_t i = 1; i < n; ++i) m = x[i] > m ? x[i] : m;
+    return m;
   }
-  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
-  return m;
+  __m512 v0 = _mm512_loadu_ps(x), v1 = v0, v2 = v0, v3 = v0;
+  int64_t i = 16;
+  for (; i + 64 <= n; i += 64) {
+    v0 = _mm512_max_ps(v0, _mm512_loadu_ps(x + i));
+    v1 = _mm512_max_ps(v1, _mm512_loadu_ps(x + i + 16));
+    v2 = _mm512_max_ps(v2, _mm512_loadu_ps(x + i + 32));
+    v3 = _mm512_max_ps(v3, _mm512_loadu_ps(x + i + 48));
+  }
+  for (; i + 16 <= n; i += 16) v0 = _mm512_max_ps(v0, _mm512_loadu_ps(x + i));
+  if (i < n) {
+    const __mmask16 keep = tail16(n - i);
+    v1 = _mm512_mask_max_ps(v1, keep, v1, _mm512_maskz_loadu_ps(keep, x + i));
+  }
+  return _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v0, v1), _mm512_max_ps(v2, v3)));
 }
 
-EL_TARGET_AVX512 static inline __m512 exp_avx512(__m512 x) {
+/* clamp_hi = 0 when every x is <= 0 or NaN (softmax's beta * (x - max) with beta >= 0): the
+ * upper clamp changes nothing then. */
+EL_TARGET_AVX512 static inline __m512 exp_clamped_avx512(__m512 x, int clamp_hi) {
   const __mmask16 under = _mm512_cmp_ps_mask(x, _mm512_set1_ps(EXP_LO), _CMP_LT_OQ);
-  x = _mm512_min_ps(_mm512_set1_ps(EXP_HI), _mm512_max_ps(_mm512_set1_ps(EXP_LO), x));
-  const __m512 k = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
-                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  x = _mm512_max_ps(_mm512_set1_ps(EXP_LO), x);
+  if (clamp_hi) x = _mm512_min_ps(_mm512_set1_ps(EXP_HI), x);
+  /* k = x * log2(e) rounded to the nearest integer (ties to even) by adding 1.5 * 2^23 and
+   * taking it off again (|x * log2(e)| < 2^22 after the clamp): the same k as a rounding
+   * instruction, one operation cheaper. p * 2^k is one scalef: the same correctly rounded
+   * product as a multiplication by the float 2^k (k >= -126, so 2^k is normal). */
+  const __m512 magic = _mm512_set1_ps(12582912.0f);
+  const __m512 k = _mm512_sub_ps(
+      _mm512_add_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)), magic), magic);
   const __m512 r = EXP_REDUCED(_mm512_fnmadd_ps, _mm512_set1_ps, k, x);
   const __m512 p = EXP_POLY(_mm512_fmadd_ps, _mm512_mul_ps, _mm512_add_ps, _mm512_set1_ps, r);
-  const __m512i e = _mm512_slli_epi32(
-      _mm512_add_epi32(_mm512_cvtps_epi32(k), _mm512_set1_epi32(127)), 23);
-  return _mm512_maskz_mul_ps((__mmask16)~under, p, _mm512_castsi512_ps(e));
+  return _mm512_maskz_scalef_ps((__mmask16)~under, p, k);
 }
+
+EL_TARGET_AVX512 static inline __m512 exp_avx512(__m512 x) { return exp_clamped_avx512(x, 1); }
 
 /* As logistic8 and tanh8, 16 lanes. */
 EL_TARGET_AVX512 static __m512 logistic16(__m512 x) {
@@ -721,18 +740,28 @@ EL_TARGET_AVX512 static void f32_tanh_avx512(const float* x, float* y, int64_t n
 EL_TARGET_AVX512 static float f32_exp_sum_avx512(const float* x, float* y, int64_t n, float max,
                                                  float beta) {
   const __m512 vmax = _mm512_set1_ps(max), vbeta = _mm512_set1_ps(beta);
+  const int clamp_hi = !(beta >= 0.0f);
   __m512 sum = _mm512_setzero_ps();
   int64_t i = 0;
   /* Whole vectors load and store unmasked (masked stores are slow on some cores). */
+  if (beta == 1.0f) {
+    /* (x - max) * 1 is x - max, and at most 0: two operations fewer per vector. */
+    for (; i + 16 <= n; i += 16) {
+      const __m512 e = exp_clamped_avx512(_mm512_sub_ps(_mm512_loadu_ps(x + i), vmax), 0);
+      _mm512_storeu_ps(y + i, e);
+      sum = _mm512_add_ps(sum, e);
+    }
+  }
   for (; i + 16 <= n; i += 16) {
-    const __m512 e = exp_avx512(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), vmax), vbeta));
+    const __m512 e = exp_clamped_avx512(
+        _mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(x + i), vmax), vbeta), clamp_hi);
     _mm512_storeu_ps(y + i, e);
     sum = _mm512_add_ps(sum, e);
   }
   if (i < n) {
     const __mmask16 keep = tail16(n - i);
     const __m512 v = _mm512_maskz_loadu_ps(keep, x + i);
-    const __m512 e = exp_avx512(_mm512_mul_ps(_mm512_sub_ps(v, vmax), vbeta));
+    const __m512 e = exp_clamped_avx512(_mm512_mul_ps(_mm512_sub_ps(v, vmax), vbeta), clamp_hi);
     _mm512_mask_storeu_ps(y + i, keep, e);
     sum = _mm512_mask_add_ps(sum, keep, sum, e);
   }
