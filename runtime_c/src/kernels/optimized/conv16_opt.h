@@ -1,8 +1,8 @@
 /* CONV_2D with int16 activations and int8 weights (TFLite's 16x8 quantization) on the optimized
- * tier. The reference arithmetic, reorganised: each output pixel's input window is gathered once
- * into a contiguous int16 row that every output channel then reads, and the products are summed
- * in int32 over blocks too short to overflow (a loop compilers turn into multiply-add-pairs)
- * before the int64 sum the reference keeps. Integer sums are exact in any order, and the bias and
+ * tier. The reference arithmetic, reorganised: each output channel reads the pixel's input window
+ * in place (one run per filter row where the dilation is 1; no scratch buffer), and the products
+ * are summed in int32 over blocks too short to overflow (a loop compilers turn into
+ * multiply-add-pairs) before the int64 sum the reference keeps. Integer sums are exact in any order, and the bias and
  * requantization are the reference's own, so the outputs are the same bits. */
 #ifndef EDGELITE_KERNELS_OPTIMIZED_CONV16_OPT_H_
 #define EDGELITE_KERNELS_OPTIMIZED_CONV16_OPT_H_
@@ -34,8 +34,8 @@ TfLiteStatus el_conv16_prepare(TfLiteContext* ctx, const el_conv_geom* g, const 
                                const TfLiteTensor* filter, const TfLiteTensor* bias,
                                const TfLiteTensor* output, TfLiteFusedActivation activation, el_conv16* c);
 
-/* Output pixels [m0, m1) (NHWC order) of input `in` into `out`; `row` holds g->kdim values. */
+/* Output pixels [m0, m1) (NHWC order) of input `in` into `out`. */
 void el_conv16_pixels(const el_conv_geom* g, const el_conv16* c, const int16_t* in, int64_t m0, int64_t m1,
-                      int16_t* row, int16_t* out);
+                      int16_t* out);
 
 #endif /* EDGELITE_KERNELS_OPTIMIZED_CONV16_OPT_H_ */

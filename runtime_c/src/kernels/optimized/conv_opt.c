@@ -469,9 +469,6 @@ static TfLiteStatus opt_conv_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     st = prepare_f32(ctx, node, s, filter, bias);
   } else if (!folded && el_conv16_supported(input, filter, bias, output)) {
     st = el_conv16_prepare(ctx, &s->g, input, filter, bias, output, params->activation, &s->c16);
-    if (st == kTfLiteOk) {
-      st = el_opt_request_scratch(ctx, (size_t)s->g.kdim * sizeof(int16_t), s->threads, &s->scratch);
-    }
     if (st == kTfLiteOk) s->path = PATH_I16;
   }
   if (folded) {
@@ -758,13 +755,13 @@ static void f32_task(void* arg, int task, int thread) {
   }
 }
 
-/* PATH_I16: ranges of output pixels, each thread gathering windows into its scratch row. */
+/* PATH_I16: ranges of output pixels, windows read in place. */
 static void i16_task(void* arg, int task, int thread) {
   const conv_job* j = (const conv_job*)arg;
   const el_opt_conv* s = j->s;
   const int64_t m0 = s->g.m * task / j->tile_tasks, m1 = s->g.m * (task + 1) / j->tile_tasks;
-  int16_t* row = (int16_t*)(void*)(j->scratch + s->scratch.slice * (size_t)thread);
-  el_conv16_pixels(&s->g, &s->c16, (const int16_t*)j->in, m0, m1, row, (int16_t*)j->out);
+  (void)thread;
+  el_conv16_pixels(&s->g, &s->c16, (const int16_t*)j->in, m0, m1, (int16_t*)j->out);
 }
 
 static TfLiteStatus invoke_i16(TfLiteContext* ctx, conv_job* j) {
@@ -785,9 +782,11 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   j.s = s;
   j.in = input->data.raw_const;
   j.out = output->data.raw;
-  j.scratch = (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
-  EL_ENSURE(ctx, j.scratch != NULL && j.in != NULL && j.out != NULL);
+  EL_ENSURE(ctx, j.in != NULL && j.out != NULL);
+  /* The int16 path reads its windows in place: it has no scratch. */
   if (s->path == PATH_I16) return invoke_i16(ctx, &j);
+  j.scratch = (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
+  EL_ENSURE(ctx, j.scratch != NULL);
   if (s->path == PATH_HYBRID) {
     uint8_t* q = (uint8_t*)el_opt_scratch_slice(ctx, &s->qinput, 0);
     EL_ENSURE(ctx, q != NULL);

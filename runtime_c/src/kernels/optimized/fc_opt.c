@@ -47,6 +47,7 @@ typedef struct el_opt_fc {
   float tensor_scale;
   int asymmetric;
   int has_bias;
+  int raw_row; /* a batch of one read in place by gemv_raw: no packed row, no scratch */
 } el_opt_fc;
 
 static void* opt_fc_init(TfLiteContext* ctx, const char* buf, size_t len) {
@@ -78,6 +79,16 @@ static TfLiteStatus buffers(TfLiteContext* ctx, el_opt_fc* s, size_t packed_byte
 
 /* Rows pack_rows writes: the single-row kernel's one for a batch of one, else the tile's mr. */
 static int packed_rows(const el_opt_fc* s) { return s->batches == 1 ? 1 : s->qk->mr; }
+
+/* The packed-row scratch, or none when a batch of one of int8 rows is read in place. */
+static TfLiteStatus request_row_scratch(TfLiteContext* ctx, el_opt_fc* s) {
+  s->raw_row = s->batches == 1 && !s->is_unsigned && s->qk->format == EL_QFORMAT_QUAD &&
+               s->qk->gemv_raw != NULL;
+  if (s->raw_row) return kTfLiteOk;
+  const size_t elem = s->qk->format == EL_QFORMAT_QUAD ? 1 : 2;
+  return el_opt_request_scratch(ctx, (size_t)packed_rows(s) * (size_t)s->kp * elem, s->threads,
+                                &s->scratch);
+}
 
 static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc* s,
                                const TfLiteTensor* input, const TfLiteTensor* filter,
@@ -113,9 +124,7 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_fc* 
                                           output->params.zero_point, &s->act_min, &s->act_max));
   s->use_fscale = el_qgemm_rescale_floats(s->scale, s->units, s->out_zp, s->act_min, s->act_max,
                                           s->fscale);
-  const size_t elem = s->qk->format == EL_QFORMAT_QUAD ? 1 : 2;
-  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)packed_rows(s) * (size_t)s->kp * elem,
-                                           s->threads, &s->scratch));
+  EL_ENSURE_OK(ctx, request_row_scratch(ctx, s));
   s->path = PATH_Q8;
   return kTfLiteOk;
 }
@@ -170,9 +179,7 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* ctx, TfLiteNode* node, el_opt_
   EL_ENSURE_OK(ctx, el_opt_request_scratch(
                         ctx, s->qinput_bytes + (size_t)s->batches * (sizeof(float) + sizeof(int32_t)),
                         1, &s->qinput));
-  const size_t elem = s->qk->format == EL_QFORMAT_QUAD ? 1 : 2;
-  EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, (size_t)packed_rows(s) * (size_t)s->kp * elem,
-                                           s->threads, &s->scratch));
+  EL_ENSURE_OK(ctx, request_row_scratch(ctx, s));
   s->path = PATH_HYBRID;
   return kTfLiteOk;
 }
@@ -181,6 +188,7 @@ static TfLiteStatus opt_fc_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_ref_fully_connected.prepare(ctx, node));
   el_opt_fc* s = (el_opt_fc*)node->user_data;
   s->path = PATH_REFERENCE;
+  s->raw_row = 0;
   const TfLiteFullyConnectedParams* params = (const TfLiteFullyConnectedParams*)node->builtin_data;
   const TfLiteTensor* input = el_optional_input(ctx, node, 0);
   const TfLiteTensor* filter = el_optional_input(ctx, node, 1);
@@ -264,18 +272,20 @@ static void q8_task(void* arg, int task, int thread) {
   const el_opt_fc* s = j->s;
   const el_qgemm_kernels* qk = s->qk;
   const int c0 = j->chunks * task / j->tasks, c1 = j->chunks * (task + 1) / j->tasks;
-  uint8_t* a = j->scratch + s->scratch.slice * (size_t)thread;
+  uint8_t* a = s->raw_row ? NULL : j->scratch + s->scratch.slice * (size_t)thread;
   const size_t row_bytes = (size_t)s->kp * (qk->format == EL_QFORMAT_QUAD ? 1 : 2);
   int32_t acc[EL_QGEMM_MAX_MR * 64];
   for (int b0 = 0; b0 < s->batches; b0 += qk->mr) {
     const int rows = s->batches - b0 < qk->mr ? s->batches - b0 : qk->mr;
-    pack_rows(s, j->in, b0, rows, a);
+    if (!s->raw_row) pack_rows(s, j->in, b0, rows, a);
     for (int chunk = c0; chunk < c1; ++chunk) {
       const int c = chunk * 64;
       const int n = s->units - c < 64 ? s->units - c : 64;
       const int nb = (n + 15) / 16;
       const uint8_t* w = (const uint8_t*)s->packed + (size_t)(c / 16) * s->block_bytes;
-      if (rows == 1) {
+      if (s->raw_row) {
+        qk->gemv_raw(s->depth, (const int8_t*)j->in, w, s->block_bytes, nb, acc);
+      } else if (rows == 1) {
         qk->gemv(s->kp, a, w, s->block_bytes, nb, acc);
       } else {
         qk->gemm(s->kp, a, row_bytes, w, s->block_bytes, nb, acc);
@@ -317,7 +327,7 @@ static void hybrid_task(void* arg, int task, int thread) {
   const el_opt_fc* s = j->s;
   const el_qgemm_kernels* qk = s->qk;
   const int c0 = j->chunks * task / j->tasks, c1 = j->chunks * (task + 1) / j->tasks;
-  uint8_t* a = j->scratch + s->scratch.slice * (size_t)thread;
+  uint8_t* a = s->raw_row ? NULL : j->scratch + s->scratch.slice * (size_t)thread;
   const size_t row_bytes = (size_t)s->kp * (qk->format == EL_QFORMAT_QUAD ? 1 : 2);
   /* The rows are packed without their zero points; QUAD also stores q ^ a_xor. */
   const int32_t xor_term = qk->format == EL_QFORMAT_QUAD && qk->a_xor ? 128 : 0;
@@ -325,13 +335,15 @@ static void hybrid_task(void* arg, int task, int thread) {
   int32_t acc[EL_QGEMM_MAX_MR * 64];
   for (int b0 = 0; b0 < s->batches; b0 += qk->mr) {
     const int rows = s->batches - b0 < qk->mr ? s->batches - b0 : qk->mr;
-    pack_rows(s, j->in, b0, rows, a);
+    if (!s->raw_row) pack_rows(s, j->in, b0, rows, a);
     for (int chunk = c0; chunk < c1; ++chunk) {
       const int c = chunk * 64;
       const int n = s->units - c < 64 ? s->units - c : 64;
       const int nb = (n + 15) / 16;
       const uint8_t* w = (const uint8_t*)s->packed + (size_t)(c / 16) * s->block_bytes;
-      if (rows == 1) {
+      if (s->raw_row) {
+        qk->gemv_raw(s->depth, (const int8_t*)j->in, w, s->block_bytes, nb, acc);
+      } else if (rows == 1) {
         qk->gemv(s->kp, a, w, s->block_bytes, nb, acc);
       } else {
         qk->gemm(s->kp, a, row_bytes, w, s->block_bytes, nb, acc);
@@ -395,9 +407,10 @@ static TfLiteStatus opt_fc_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   j.s = s;
   j.in = (const uint8_t*)ctx->tensors[node->inputs->data[0]].data.raw_const;
   j.out = (uint8_t*)ctx->tensors[node->outputs->data[0]].data.raw;
-  /* The float path reads its rows in place: it has no scratch. */
-  j.scratch = s->path == PATH_F32 ? NULL : (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
-  EL_ENSURE(ctx, j.in != NULL && j.out != NULL && (j.scratch != NULL || s->path == PATH_F32));
+  /* The float path and rows read in place have no scratch. */
+  const int no_scratch = s->path == PATH_F32 || s->raw_row;
+  j.scratch = no_scratch ? NULL : (uint8_t*)el_opt_scratch_slice(ctx, &s->scratch, 0);
+  EL_ENSURE(ctx, j.in != NULL && j.out != NULL && (j.scratch != NULL || no_scratch));
   if (s->path == PATH_HYBRID) {
     uint8_t* q = (uint8_t*)el_opt_scratch_slice(ctx, &s->qinput, 0);
     EL_ENSURE(ctx, q != NULL);

@@ -1,7 +1,8 @@
 /* Optimized float UNIDIRECTIONAL_SEQUENCE_LSTM and LSTM: the gates' weights are packed once, in
  * prepare, into two matrices (input-to-gates and recurrent-to-gates, the gates side by side), so
- * that the input half of every gate of every time step is one GEMM over the whole sequence and
- * each step adds the recurrent half with one matrix-vector product per batch row; the gate
+ * that each step of each batch row is two matrix-vector products into one row of gates (the
+ * input half, then the recurrent half added onto it: as much scratch as the reference's gate
+ * rows, where the input halves of a whole sequence would take rows times that); the gate
  * activations take the vector logistic and tanh of ew_kernels.h. Each pre-activation is summed
  * in a different order than the reference's (input, then recurrent products, then bias), so
  * outputs agree within float rounding, not bit for bit. Layer normalisation, hybrid (int8
@@ -25,7 +26,6 @@ typedef struct opt_lstm_state {
   int gates;    /* 4, or 3 with CIFG (forget, cell, output) */
   int width;    /* gates * n_cell */
   int ld;       /* width rounded up to the GEMM's 16 channels: stride of the gate rows */
-  int rows;     /* n_time * n_batch */
   float* w_in;  /* packed [width][n_input] */
   float* w_rec; /* packed [width][n_output] */
   float* bias;  /* ld floats: the gate biases side by side */
@@ -33,7 +33,7 @@ typedef struct opt_lstm_state {
   float* proj_bias;   /* n_output rounded up to 16 floats (zeros without a projection bias) */
   size_t in_block, rec_block, proj_block;
   size_t cap_in, cap_rec, cap_bias, cap_proj, cap_proj_bias;
-  el_opt_scratch scratch; /* rows * ld (input halves) + ld (one row's gates) + n_cell */
+  el_opt_scratch scratch; /* ld (one row's gates) + n_cell with a projection */
   const el_fgemm_kernels* fk;
   const el_ew_kernels* ew;
 } opt_lstm_state;
@@ -84,13 +84,11 @@ static TfLiteStatus opt_prepare(TfLiteContext* ctx, TfLiteNode* node, const TfLi
   opt_lstm_state* s = (opt_lstm_state*)node->user_data;
   s->fast = 0;
   const el_lstm_geometry* g = &s->ref.g;
-  /* The input halves of the whole sequence need more scratch than the reference's gate rows. */
   if (s->ref.hybrid != NULL || !fits(g) || el_context_small_scratch(ctx)) return kTfLiteOk;
   const int nc = g->n_cell, ni = g->n_input, no = g->n_output;
   s->gates = g->use_cifg ? 3 : 4;
   s->width = s->gates * nc;
   s->ld = round16(s->width);
-  s->rows = g->n_time * g->n_batch;
   const el_isa isa = el_context_isa(ctx);
   s->fk = el_fgemm_kernels_for(isa);
   s->ew = el_ew_kernels_for(isa);
@@ -120,7 +118,9 @@ static TfLiteStatus opt_prepare(TfLiteContext* ctx, TfLiteNode* node, const TfLi
     const TfLiteTensor* pbias = g->t[EL_LSTM_BIAS_PROJ];
     if (pbias != NULL) memcpy(s->proj_bias, pbias->data.f, (size_t)no * sizeof(float));
   }
-  const size_t floats = ((size_t)s->rows + 1) * (size_t)s->ld + (size_t)round16(nc);
+  /* The reference's gate rows give way to this kernel's own (its last request). */
+  el_opt_withdraw_scratch(ctx, s->ref.scratch);
+  const size_t floats = (size_t)s->ld + (g->use_projection ? (size_t)round16(nc) : 0);
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, floats * sizeof(float), 1, &s->scratch));
   s->fast = 1;
   return kTfLiteOk;
@@ -136,27 +136,6 @@ static void gemv(const el_fgemm_kernels* fk, int k, const float* x, const float*
   }
 }
 
-/* The input half of every gate pre-activation, bias included, for all rows of the sequence. */
-static void input_halves(const opt_lstm_state* s, const float* in, float* proj) {
-  const el_fgemm_kernels* fk = s->fk;
-  const int ni = s->ref.g.n_input;
-  const float* a[EL_FGEMM_MAX_MR];
-  for (int r0 = 0; r0 < s->rows; r0 += fk->mr) {
-    const int rows = s->rows - r0 < fk->mr ? s->rows - r0 : fk->mr;
-    for (int r = 0; r < fk->mr; ++r) a[r] = in + (size_t)(r0 + (r < rows ? r : 0)) * ni;
-    for (int c = 0; c < s->width; c += EL_FGEMM_CHUNK) {
-      const int m = s->width - c < EL_FGEMM_CHUNK ? s->width - c : EL_FGEMM_CHUNK;
-      const float* w = (const float*)((const char*)s->w_in + (size_t)(c / EL_FGEMM_NR) * s->in_block);
-      float* o = proj + (size_t)r0 * s->ld + c;
-      if (rows == 1) {
-        fk->gemv(ni, a[0], w, s->in_block, m, s->bias + c, -INFINITY, INFINITY, o);
-      } else {
-        fk->gemm(ni, a, rows, w, s->in_block, m, s->bias + c, -INFINITY, INFINITY, o, s->ld);
-      }
-    }
-  }
-}
-
 static void activate(const el_ew_kernels* ew, TfLiteFusedActivation act, float* x, int n) {
   if (act == kTfLiteActTanh) {
     ew->f32_tanh(x, x, n);
@@ -169,12 +148,15 @@ static void activate(const el_ew_kernels* ew, TfLiteFusedActivation act, float* 
 
 static float clip(float v, float limit) { return v > limit ? limit : (v < -limit ? -limit : v); }
 
-/* One time step of one batch row: gates = input half + W_h h, then the cell and output update. */
-static void step(const opt_lstm_state* s, float* gates, float* hid, const float* half, float* h, float* c, float* out) {
+/* One time step of one batch row: gates = (bias + W_x x) + W_h h, each output summed in k order
+ * (the second product starts from the first's row, which the kernels read before they write
+ * it), then the cell and output update. hid is NULL without a projection: h takes its values. */
+static void step(const opt_lstm_state* s, float* gates, float* hid, const float* x, float* h, float* c, float* out) {
   const el_lstm_geometry* g = &s->ref.g;
   const TfLiteTensor* const* t = g->t;
   const int nc = g->n_cell, no = g->n_output;
-  gemv(s->fk, no, h, s->w_rec, s->rec_block, s->width, half, -INFINITY, INFINITY, gates);
+  gemv(s->fk, g->n_input, x, s->w_in, s->in_block, s->width, s->bias, -INFINITY, INFINITY, gates);
+  gemv(s->fk, no, h, s->w_rec, s->rec_block, s->width, gates, -INFINITY, INFINITY, gates);
   const int cifg = g->use_cifg;
   float* ig = cifg ? NULL : gates;
   float* fg = gates + (size_t)(cifg ? 0 : 1) * nc;
@@ -201,14 +183,13 @@ static void step(const opt_lstm_state* s, float* gates, float* hid, const float*
     for (int k = 0; k < nc; ++k) og[k] += po[k] * c[k];
   }
   s->ew->f32_logistic(og, og, nc);
-  memcpy(hid, c, (size_t)nc * sizeof(float));
-  activate(s->ew, g->activation, hid, nc);
-  for (int k = 0; k < nc; ++k) hid[k] *= og[k];
+  float* v = g->use_projection ? hid : h;
+  memcpy(v, c, (size_t)nc * sizeof(float));
+  activate(s->ew, g->activation, v, nc);
+  for (int k = 0; k < nc; ++k) v[k] *= og[k];
   if (g->use_projection) {
     const float lim = g->proj_clip > 0.0f ? g->proj_clip : INFINITY;
     gemv(s->fk, nc, hid, s->w_proj, s->proj_block, no, s->proj_bias, -lim, lim, h);
-  } else {
-    memcpy(h, hid, (size_t)no * sizeof(float));
   }
   memcpy(out, h, (size_t)no * sizeof(float));
 }
@@ -222,17 +203,17 @@ static TfLiteStatus opt_invoke(TfLiteContext* ctx, TfLiteNode* node, const TfLit
   float* out = ctx->tensors[node->outputs->data[0]].data.f;
   float* h = g->t[EL_LSTM_OUTPUT_STATE]->data.f;
   float* c = g->t[EL_LSTM_CELL_STATE]->data.f;
-  float* proj = (float*)el_opt_scratch_slice(ctx, &s->scratch, 0);
-  EL_ENSURE(ctx, in != NULL && out != NULL && h != NULL && c != NULL && proj != NULL);
-  float* gates = proj + (size_t)s->rows * s->ld;
-  float* hid = gates + s->ld;
-  input_halves(s, in, proj);
-  const int nb = g->n_batch, nt = g->n_time, no = g->n_output, nc = g->n_cell;
+  float* gates = (float*)el_opt_scratch_slice(ctx, &s->scratch, 0);
+  EL_ENSURE(ctx, in != NULL && out != NULL && h != NULL && c != NULL && gates != NULL);
+  float* hid = g->use_projection ? gates + s->ld : NULL;
+  /* The padding channels of the gate row are read as the second product's bias: zeros. */
+  memset(gates + s->width, 0, (size_t)(s->ld - s->width) * sizeof(float));
+  const int nb = g->n_batch, nt = g->n_time, no = g->n_output, nc = g->n_cell, ni = g->n_input;
   /* Rows are in memory order: time-major row s * nb + b, batch-major b * nt + s. */
   for (int b = 0; b < nb; ++b) {
     for (int ts = 0; ts < nt; ++ts) {
       const size_t row = g->time_major ? (size_t)ts * nb + b : (size_t)b * nt + ts;
-      step(s, gates, hid, proj + row * s->ld, h + (size_t)b * no, c + (size_t)b * nc, out + row * no);
+      step(s, gates, hid, in + row * ni, h + (size_t)b * no, c + (size_t)b * nc, out + row * no);
     }
   }
   return kTfLiteOk;

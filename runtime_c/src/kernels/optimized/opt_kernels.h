@@ -60,6 +60,9 @@ typedef struct el_opt_scratch {
 } el_opt_scratch;
 TfLiteStatus el_opt_request_scratch(TfLiteContext* ctx, size_t bytes, int threads,
                                     el_opt_scratch* s);
+/* Takes back the scratch request `index` when it is the last one, made while preparing this
+ * node (a reference prepare's, which the optimized kernel replacing it does not need). */
+void el_opt_withdraw_scratch(TfLiteContext* ctx, int index);
 void* el_opt_scratch_slice(TfLiteContext* ctx, const el_opt_scratch* s, int thread);
 
 /* Tasks to split `units` of work into for `threads` threads (1 when threads == 1). */

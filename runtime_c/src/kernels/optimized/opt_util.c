@@ -42,6 +42,12 @@ TfLiteStatus el_opt_request_scratch(TfLiteContext* ctx, size_t bytes, int thread
   return st;
 }
 
+void el_opt_withdraw_scratch(TfLiteContext* ctx, int index) {
+  el_subgraph* sg = (el_subgraph*)ctx->impl_;
+  if (sg == NULL || &sg->ctx != ctx || !sg->preparing) return;
+  if (index == sg->num_scratch - 1 && sg->scratch[index].node == sg->current_step) --sg->num_scratch;
+}
+
 void* el_opt_scratch_slice(TfLiteContext* ctx, const el_opt_scratch* s, int thread) {
   uint8_t* p = (uint8_t*)ctx->GetScratchBuffer(ctx, s->index);
   if (p == NULL) return NULL;

@@ -37,6 +37,11 @@ typedef struct el_qgemm_kernels {
                int32_t* acc);
   /* The same for a single row: acc[j] for j < 16 * nb (nb <= 4). */
   void (*gemv)(int kp, const void* a, const void* b, size_t b_block, int nb, int32_t* acc);
+  /* QUAD: gemv of a row read in place, kdim int8 values as stored (not padded, not XORed: the
+   * kernel XORs them with a_xor itself), so a batch of one needs no packed copy. NULL where the
+   * ISA has none. */
+  void (*gemv_raw)(int kdim, const int8_t* a, const void* b, size_t b_block, int nb,
+                   int32_t* acc);
   /* out[r * out_stride + j] = clamp(MBQM(acc[r * 64 + j] + bias[j]) + zp) for r < rows, j < n
    * (n <= 64), parameters taken from channel 0 of `rq` onwards. */
   void (*requant)(const int32_t* acc, int rows, int n, const el_requant* rq, int channel0,

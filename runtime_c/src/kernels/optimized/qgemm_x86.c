@@ -261,6 +261,39 @@ EL_TARGET_VNNI static void gemv_vnni(int kp, const void* a, const void* b, size_
   EL_GEMV_BODY(4, EL_DOT_VNNI, 1)
 }
 
+/* gemv_vnni on the stored bytes: each broadcast group of four is XORed here; the last partial
+ * group comes from a copy (its padding bytes meet zero weights). */
+EL_TARGET_VNNI static void gemv_raw_vnni(int kdim, const int8_t* a, const void* b, size_t b_block,
+                                         int nb, int32_t* acc) {
+  const __m512i flip = _mm512_set1_epi32((int32_t)0x80808080u);
+  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0;
+  const char* w0 = (const char*)b;
+  const char* w1 = w0 + (nb > 1 ? b_block : 0);
+  const char* w2 = w0 + (nb > 2 ? 2 * b_block : 0);
+  const char* w3 = w0 + (nb > 3 ? 3 * b_block : 0);
+#define EL_RAW_GROUP(GROUP, K)                                                    \
+  do {                                                                            \
+    const size_t boff_ = (size_t)(K) * 16;                                        \
+    const __m512i x_ = _mm512_xor_si512(_mm512_set1_epi32(GROUP), flip);          \
+    c0 = _mm512_dpbusd_epi32(c0, x_, _mm512_loadu_si512(w0 + boff_));             \
+    if (nb > 1) c1 = _mm512_dpbusd_epi32(c1, x_, _mm512_loadu_si512(w1 + boff_)); \
+    if (nb > 2) c2 = _mm512_dpbusd_epi32(c2, x_, _mm512_loadu_si512(w2 + boff_)); \
+    if (nb > 3) c3 = _mm512_dpbusd_epi32(c3, x_, _mm512_loadu_si512(w3 + boff_)); \
+  } while (0)
+  int k = 0;
+  for (; k + 4 <= kdim; k += 4) EL_RAW_GROUP(load_i32(a + k), k);
+  if (k < kdim) {
+    int32_t group = 0;
+    memcpy(&group, a + k, (size_t)(kdim - k));
+    EL_RAW_GROUP(group, k);
+  }
+#undef EL_RAW_GROUP
+  _mm512_storeu_si512(acc, c0);
+  if (nb > 1) _mm512_storeu_si512(acc + 16, c1);
+  if (nb > 2) _mm512_storeu_si512(acc + 32, c2);
+  if (nb > 3) _mm512_storeu_si512(acc + 48, c3);
+}
+
 /* QUAD: k advances by 4 bytes (64 bytes of weights per block). */
 EL_TARGET_VNNI static void gemm_vnni(int kp, const void* a, size_t a_stride, const void* b,
                                      size_t b_block, int nb, int32_t* acc) {
@@ -556,7 +589,8 @@ const el_qgemm_kernels el_qgemm_avx512 = {
     .rescale = rescale_avx512};
 const el_qgemm_kernels el_qgemm_avx512_vnni = {
     .format = EL_QFORMAT_QUAD, .mr = MR_AVX512, .kstep = 4, .a_xor = 0x80, .gemm = gemm_vnni,
-    .gemv = gemv_vnni, .requant = requant_avx512, .igemm = igemm_vnni, .igemm_mr = IGEMM_MR,
+    .gemv = gemv_vnni, .gemv_raw = gemv_raw_vnni, .requant = requant_avx512, .igemm = igemm_vnni,
+    .igemm_mr = IGEMM_MR,
     .rescale = rescale_avx512};
 
 #endif /* __x86_64__ */

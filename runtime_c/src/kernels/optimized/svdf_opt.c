@@ -115,6 +115,8 @@ static TfLiteStatus opt_svdf_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     s->dot16 = dot16_avx2;
   }
 #endif
+  /* The time products are summed per unit as they are made: no scratch. */
+  el_opt_withdraw_scratch(ctx, d->scratch);
   s->fast = 1;
   return kTfLiteOk;
 }
@@ -129,8 +131,7 @@ static TfLiteStatus opt_svdf_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* bias = el_optional_input(ctx, node, EL_SVDF_BIAS);
   int16_t* state = ctx->tensors[node->inputs->data[EL_SVDF_STATE]].data.i16;
   int8_t* out = ctx->tensors[node->outputs->data[0]].data.int8;
-  int32_t* scratch = (int32_t*)ctx->GetScratchBuffer(ctx, d->scratch);
-  EL_ENSURE(ctx, x != NULL && wf != NULL && wt != NULL && state != NULL && out != NULL && scratch != NULL);
+  EL_ENSURE(ctx, x != NULL && wf != NULL && wt != NULL && state != NULL && out != NULL);
   const int nf = d->filters, mem = d->memory, ni = d->input_size;
   const size_t total = (size_t)d->batch * nf * mem;
   memmove(state, state + 1, (total - 1) * sizeof(int16_t));
@@ -142,10 +143,12 @@ static TfLiteStatus opt_svdf_invoke(TfLiteContext* ctx, TfLiteNode* node) {
       sb[(size_t)f * mem + mem - 1] = (int16_t)el_q_clamp(el_q_mbqm(dot, d->feature_a, d->feature_b), INT16_MIN,
                                                          INT16_MAX);
     }
-    for (int f = 0; f < nf; ++f) scratch[f] = s->dot16(wt + (size_t)f * mem, sb + (size_t)f * mem, mem);
     for (int u = 0; u < d->units; ++u) {
       uint32_t sum = bias ? (uint32_t)bias->data.i32[u] : 0u;
-      for (int r = 0; r < d->rank; ++r) sum += (uint32_t)scratch[(size_t)u * d->rank + r];
+      for (int r = 0; r < d->rank; ++r) {
+        const size_t f = (size_t)u * d->rank + r;
+        sum += (uint32_t)s->dot16(wt + f * mem, sb + f * mem, mem);
+      }
       const uint32_t v = (uint32_t)el_q_mbqm((int32_t)sum, d->time_a, d->time_b) + (uint32_t)d->output_zp;
       out[(size_t)b * d->units + u] = (int8_t)el_q_clamp((int32_t)v, -128, 127);
     }
