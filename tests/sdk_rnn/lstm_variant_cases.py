@@ -14,6 +14,9 @@ CASES = {
     "projection_clip": {"num_proj": PROJ, "proj_clip": 0.3},
     "cell_clip": {"cell_clip": 0.5},
     "peepholes_projection_clips": {"use_peepholes": True, "num_proj": PROJ, "proj_clip": 0.4, "cell_clip": 0.8},
+    # two such cells stacked in a MultiRNNCell, and a forward/backward pair (outputs concatenated)
+    "stacked_peepholes_projection": {"use_peepholes": True, "num_proj": PROJ, "layers": 2},
+    "bidirectional_projection_clip": {"num_proj": PROJ, "proj_clip": 0.5, "bidirectional": True},
 }
 
 
@@ -31,8 +34,14 @@ def samples(name: str) -> list:
 def build(tf, name: str):
     """(x placeholder, y = the dynamic_rnn outputs) of a case under a TF-like module."""
     x = tf.placeholder(tf.float32, [BATCH, TIME, DEPTH], name="x")
-    cell = tf.nn.rnn_cell.LSTMCell(UNITS, **CASES[name])
-    out, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    args = {k: v for k, v in CASES[name].items() if k not in ("layers", "bidirectional")}
+    cell = lambda: tf.nn.rnn_cell.LSTMCell(UNITS, **args)  # noqa: E731
+    if CASES[name].get("bidirectional"):
+        (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(cell(), cell(), x, dtype=tf.float32)
+        return x, tf.concat([fw, bw], 2, name="y")
+    layers = CASES[name].get("layers", 1)
+    out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.MultiRNNCell([cell() for _ in range(layers)]) if layers > 1 else cell(),
+                               x, dtype=tf.float32)
     return x, tf.identity(out, name="y")
 
 
