@@ -71,7 +71,19 @@ def _unshaped(make):
     return steps
 
 
+def _steps_from_list(tf):
+    qs = [tf.RandomShuffleQueue(10, 0, tf.float32, shapes=[[2]], seed=i + 1) for i in range(2)]
+    qs.append(tf.FIFOQueue(10, tf.float32, shapes=[[3]]))
+    i = tf.placeholder(tf.int32, [])
+    q = tf.QueueBase.from_list(i, qs)
+    rows = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]
+    return [(q.enqueue_many([rows]), {i: 1}), qs[1].size(), qs[0].size(), (q.dequeue_many(3), {i: 1}),
+            (q.enqueue_many([rows]), {i: 0}), (q.dequeue(), {i: 0}), (q.size(), {i: 0}),
+            (q.enqueue([[1.0, 2.0]]), {i: 2})]
+
+
 QUEUE_CASES = [
+    ("from_list", _steps_from_list),
     ("queue_unshaped_batches", _unshaped(lambda tf: tf.RandomShuffleQueue(10, 0, tf.int32, seed=1))),
     ("fifo_unshaped_batches", _unshaped(lambda tf: tf.FIFOQueue(10, tf.int32))),
     ("queue_mixed", _steps_mixed),
@@ -85,18 +97,26 @@ QUEUE_CASES = [
 
 
 BUILD_ERROR_CASES = [
+    ("from_list_empty", lambda tf: tf.QueueBase.from_list(0, [])),
+    ("from_list_not_queues", lambda tf: tf.QueueBase.from_list(0, [tf.FIFOQueue(3, tf.int32), 5])),
+    ("from_list_dtypes", lambda tf: tf.QueueBase.from_list(0, [tf.FIFOQueue(3, tf.int32), tf.FIFOQueue(3, tf.int64)])),
+    ("from_list_names", lambda tf: tf.QueueBase.from_list(0, [tf.FIFOQueue(3, tf.int32, names=["a"]),
+                                                               tf.FIFOQueue(3, tf.int32)])),
+    ("from_list_shapes", lambda tf: [s.ndims and s.as_list() for s in tf.QueueBase.from_list(0, [
+        tf.FIFOQueue(3, [tf.int32, tf.int32], shapes=[[2, 3], [4]]),
+        tf.FIFOQueue(3, [tf.int32, tf.int32], shapes=[[2, 5], [4, 1]])]).shapes]),
     ("priority_queue_without_shapes", lambda tf: tf.PriorityQueue(4, [tf.int32])),
 ]
 
 
 def build_error(tf, fn) -> list:
-    """The type and text of the error building a case raises (None if it builds)."""
+    """The type and text of the error building a case raises (if it builds: the list it returns, or None)."""
     with tf.Graph().as_default():
         try:
-            fn(tf)
+            built = fn(tf)
         except (TypeError, ValueError) as e:
             return [type(e).__name__, str(e)]
-    return None
+    return built if isinstance(built, list) else None
 
 
 # ---- tf.random.shuffle, run three times in one session -------------------------------------------------------

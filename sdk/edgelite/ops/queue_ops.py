@@ -5,6 +5,7 @@ ops act on it, each holding a list of components of the queue's dtypes.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from typing import Any, Optional
@@ -129,6 +130,14 @@ def _is_closed_kernel(ctx: Any, q: Any) -> np.ndarray:
     return np.bool_(q.closed)
 
 
+def _on_queue(kernel: Any) -> Any:
+    """kernel with its handle input turned into the queue it names (a handle picked out of a stacked list by
+    QueueBase.from_list arrives as a 0-d object array)."""
+    def run(ctx: Any, handle: Any, *args: Any) -> Any:
+        return kernel(ctx, handle.item() if isinstance(handle, np.ndarray) else handle, *args)
+    return run
+
+
 def _component_types(op: Any) -> list:
     return [dtypes.as_dtype(t) for t in op.get_attr("component_types")]
 
@@ -148,20 +157,20 @@ def _many_shapes(op: Any) -> list:
 
 
 register_op("QueueEnqueueV2", inputs=["handle: resource", "components: N * T"], outputs=[],
-            kernel=_enqueue_kernel, shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
+            kernel=_on_queue(_enqueue_kernel), shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
 register_op("QueueEnqueueManyV2", inputs=["handle: resource", "components: N * T"], outputs=[],
-            kernel=_enqueue_many_kernel, shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
-register_op("QueueDequeueV2", inputs=["handle: resource"], outputs=[], kernel=_dequeue_kernel,
+            kernel=_on_queue(_enqueue_many_kernel), shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True)
+register_op("QueueDequeueV2", inputs=["handle: resource"], outputs=[], kernel=_on_queue(_dequeue_kernel),
             shape_fn=_dequeue_shapes([]), dtype_fn=_component_types, stateful=True)
-register_op("QueueDequeueManyV2", inputs=["handle: resource", "n: int32"], outputs=[], kernel=_dequeue_many_kernel,
+register_op("QueueDequeueManyV2", inputs=["handle: resource", "n: int32"], outputs=[], kernel=_on_queue(_dequeue_many_kernel),
             shape_fn=_many_shapes, dtype_fn=_component_types, stateful=True)
 register_op("QueueDequeueUpToV2", inputs=["handle: resource", "n: int32"], outputs=[],
-            kernel=_dequeue_up_to_kernel, shape_fn=_many_shapes, dtype_fn=_component_types, stateful=True)
-register_op("QueueCloseV2", inputs=["handle: resource"], outputs=[], kernel=_close_kernel,
+            kernel=_on_queue(_dequeue_up_to_kernel), shape_fn=_many_shapes, dtype_fn=_component_types, stateful=True)
+register_op("QueueCloseV2", inputs=["handle: resource"], outputs=[], kernel=_on_queue(_close_kernel),
             shape_fn=lambda op: [], dtype_fn=lambda op: [], stateful=True, attrs={"cancel_pending_enqueues": False})
-register_op("QueueSizeV2", inputs=["handle: resource"], outputs=["size: int32"], kernel=_size_kernel,
+register_op("QueueSizeV2", inputs=["handle: resource"], outputs=["size: int32"], kernel=_on_queue(_size_kernel),
             shape_fn=lambda op: [[]], stateful=True)
-register_op("QueueIsClosedV2", inputs=["handle: resource"], outputs=["is_closed: bool"], kernel=_is_closed_kernel,
+register_op("QueueIsClosedV2", inputs=["handle: resource"], outputs=["is_closed: bool"], kernel=_on_queue(_is_closed_kernel),
             shape_fn=lambda op: [[]], stateful=True)
 
 
@@ -186,6 +195,15 @@ def _as_shape_list(shapes: Any, n: int, unknown_rank_allowed: bool = True) -> li
     return shapes
 
 
+def _shape_common(a: Any, b: Any) -> tensor_shape.TensorShape:
+    """The most specific shape both a and b have (a differing dimension unknown, a differing rank unknown)."""
+    a, b = tensor_shape.TensorShape(a), tensor_shape.TensorShape(b)
+    if a.ndims is None or b.ndims is None or a.ndims != b.ndims:
+        return tensor_shape.unknown_shape()
+    return tensor_shape.TensorShape([x if x is not None and x == y else None for x, y in zip(a.as_list(),
+                                                                                        b.as_list())])
+
+
 class QueueBase:
     """Base class for queue implementations: a graph handle plus enqueue/dequeue/close/size ops on it."""
 
@@ -199,6 +217,22 @@ class QueueBase:
         self._names = names
         self._queue_ref = queue_ref
         self._name = queue_ref.op.name.split("/")[-1]
+
+    @staticmethod
+    def from_list(index: Any, queues: list) -> "QueueBase":
+        """The queue of queues[index], picked when the graph runs (all must share dtypes and names)."""
+        if not queues or not isinstance(queues, list) or not all(isinstance(q, QueueBase) for q in queues):
+            raise TypeError("A list of queues expected")
+        types = queues[0].dtypes
+        if not all(types == q.dtypes for q in queues[1:]):
+            raise TypeError("Queues do not have matching component dtypes.")
+        names = queues[0].names
+        if not all(names == q.names for q in queues[1:]):
+            raise TypeError("Queues do not have matching component names.")
+        shapes = [functools.reduce(_shape_common, s) for s in zip(*[q.shapes for q in queues])]
+        from edgelite.ops import array_ops
+        refs = array_ops.stack([q.queue_ref for q in queues])
+        return QueueBase(dtypes=types, shapes=shapes, names=names, queue_ref=array_ops.gather(refs, index))
 
     @property
     def queue_ref(self) -> ops.Tensor:
