@@ -42,14 +42,19 @@ def convert(name: str) -> tuple:
         with tf.Session() as sess:
             cases.load_weights(tf, sess)
             want = [sess.run(y, {x: s}) for s in samples]
-            converter = tf.lite.TFLiteConverter.from_session(sess, [x], [y])
-            float_model = converter.convert()
-            converter.optimizations = [tf.lite.Optimize.DEFAULT]
-            converter.representative_dataset = lambda: ([s] for s in samples)
-            converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
-            converter.inference_input_type = tf.int8
-            converter.inference_output_type = tf.int8
-            return float_model, converter.convert(), want
+            float_model = tf.lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
+            return float_model, int8_model(sess, x, y, samples), want
+
+
+def int8_model(sess, x, y, samples: list) -> bytes:
+    """Full-integer conversion with int8 input and output, calibrated on `samples`."""
+    converter = tf.lite.TFLiteConverter.from_session(sess, [x], [y])
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    converter.representative_dataset = lambda: ([s] for s in samples)
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    converter.inference_input_type = tf.int8
+    converter.inference_output_type = tf.int8
+    return converter.convert()
 
 
 def run_float(interpreter, samples: list) -> list:
@@ -146,3 +151,22 @@ def test_int8_lstm_is_close_to_float(name):
     scale, zero = tf.lite.Interpreter(model_content=model).get_output_details()[0]["quantization"]
     error = max(float(np.abs((a.astype(np.float32) - zero) * scale - w).max()) for a, w in zip(got, want))
     assert error <= 3 * scale
+
+
+@pytest.mark.parametrize("name", ["peepholes_projection_clips", "projection_clip"])
+def test_time_major_int8_lstm_runs_bit_exact(name):
+    """A time-major loop stays a time-major fused op (several batch rows per step): the kernel's batch-wide
+    peephole and projection paths, bit-exact with LiteRT's reference kernels."""
+    samples = [np.ascontiguousarray(s.transpose(1, 0, 2)) for s in cases.samples(name)]
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [cases.TIME, cases.BATCH, cases.DEPTH], name="x")
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(cases.UNITS, **cases.CASES[name]), x, dtype=tf.float32,
+                                   time_major=True)
+        with tf.Session() as sess:
+            cases.load_weights(tf, sess)
+            model = int8_model(sess, x, tf.identity(out, name="y"), samples)
+    (lstm,) = [o for o in describe(model) if o["op"] == "UNIDIRECTIONAL_SEQUENCE_LSTM"]
+    assert lstm["inputs"][0]["shape"] == [cases.TIME, cases.BATCH, cases.DEPTH]
+    got = run_all(tf.lite.Interpreter(model_content=model), samples)
+    for a, b in zip(got, run_all(_litert_reference(model), samples)):
+        np.testing.assert_array_equal(a, b)

@@ -23,7 +23,8 @@ def hidden_key(op: ir.Op) -> tuple:
 
 
 def _sigmoid(v: np.ndarray) -> np.ndarray:
-    return (1.0 / (1.0 + np.exp(-v))).astype(np.float32)
+    with np.errstate(over="ignore"):  # a saturated gate: exp overflows to inf and the sigmoid is 0, as it should
+        return (1.0 / (1.0 + np.exp(-v))).astype(np.float32)
 
 
 def _hidden_extent(op: ir.Op, x: np.ndarray, h: np.ndarray, c: np.ndarray) -> tuple:
