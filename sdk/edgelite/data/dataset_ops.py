@@ -132,6 +132,13 @@ class DatasetV1(ElementStructure):
         return RangeDataset(*args, **kwargs)
 
     @staticmethod
+    def random(seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None,
+               name: Optional[str] = None) -> "DatasetV1":
+        """An endless dataset of pseudorandom int64 values (TensorFlow's sequence for a seed)."""
+        from .random_dataset import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
     def zip(datasets: Any, name: Optional[str] = None) -> "DatasetV1":
         """A dataset by zipping together the given (nested tuple/dict of) datasets."""
         return ZipDataset(datasets)
