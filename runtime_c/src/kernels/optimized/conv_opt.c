@@ -692,6 +692,18 @@ static void pointwise_f32(const conv_job* j, int64_t t0, int64_t t1, int c0, int
   const float* in = (const float*)j->in;
   float* out = (float*)j->out;
   const int c_end = c1 * EL_FGEMM_CHUNK < n ? c1 * EL_FGEMM_CHUNK : n;
+  if (n <= EL_FGEMM_NR && s->fk->gemm_narrow != NULL && c0 == 0) {
+    /* One block of channels: the task's rows in runs of up to EL_FGEMM_NARROW_MR. */
+    const float* narrow[EL_FGEMM_NARROW_MR];
+    const int64_t first = g->m * t0 / j->tiles, last = g->m * t1 / j->tiles;
+    for (int64_t m0 = first; m0 < last; m0 += EL_FGEMM_NARROW_MR) {
+      const int rows = (int)(last - m0 < EL_FGEMM_NARROW_MR ? last - m0 : EL_FGEMM_NARROW_MR);
+      for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) narrow[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
+      s->fk->gemm_narrow(g->kdim, narrow, rows, (const float*)s->packed, n, s->fbias, s->act_lo,
+                         s->act_hi, out + m0 * n, n);
+    }
+    return;
+  }
   const float* rows_ptr[EL_FGEMM_MAX_MR];
   for (int64_t g0 = t0; g0 < t1; g0 += POINTWISE_GROUP) {
     const int64_t g1 = g0 + POINTWISE_GROUP < t1 ? g0 + POINTWISE_GROUP : t1;
