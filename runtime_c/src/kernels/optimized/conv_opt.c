@@ -97,6 +97,7 @@ typedef struct el_opt_conv {
   el_conv_geom image_geom;
   /* float path */
   const el_fgemm_kernels* fk;
+  int narrow; /* float, at most 16 channels: fk->igemm_narrow's tiles */
   const el_quant_kernels* quant; /* hybrid: the input quantization step */
   float* fbias;
   float act_lo, act_hi;
@@ -358,8 +359,11 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_con
   s->f32_taps = el_fconv_taps_ok(g);
   s->fpadded = NULL;
   if (s->f32_taps) EL_ENSURE_OK(ctx, prepare_f32_taps(ctx, s));
+  /* At most 16 channels: the narrow kernel's tiles, for 1x1 and in-place taps. */
+  s->narrow = n <= EL_FGEMM_NR && s->fk->igemm_narrow != NULL && (g->pointwise || s->f32_taps);
   /* im2col rows, or the gathered pixels of the in-place taps (as many floats). */
-  const size_t rows = g->pointwise ? 0 : (size_t)s->fk->mr * (size_t)g->kdim * sizeof(float);
+  const int tile = s->narrow ? EL_FGEMM_NARROW_MR : s->fk->mr;
+  const size_t rows = g->pointwise ? 0 : (size_t)tile * (size_t)g->kdim * sizeof(float);
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, rows, s->threads, &s->scratch));
   s->path = PATH_F32;
   return kTfLiteOk;
@@ -692,15 +696,16 @@ static void pointwise_f32(const conv_job* j, int64_t t0, int64_t t1, int c0, int
   const float* in = (const float*)j->in;
   float* out = (float*)j->out;
   const int c_end = c1 * EL_FGEMM_CHUNK < n ? c1 * EL_FGEMM_CHUNK : n;
-  if (n <= EL_FGEMM_NR && s->fk->gemm_narrow != NULL && c0 == 0) {
+  if (s->narrow) {
     /* One block of channels: the task's rows in runs of up to EL_FGEMM_NARROW_MR. */
+    static const ptrdiff_t no_step[EL_FGEMM_NARROW_MR] = {0};
     const float* narrow[EL_FGEMM_NARROW_MR];
     const int64_t first = g->m * t0 / j->tiles, last = g->m * t1 / j->tiles;
     for (int64_t m0 = first; m0 < last; m0 += EL_FGEMM_NARROW_MR) {
       const int rows = (int)(last - m0 < EL_FGEMM_NARROW_MR ? last - m0 : EL_FGEMM_NARROW_MR);
       for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) narrow[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;
-      s->fk->gemm_narrow(g->kdim, narrow, rows, (const float*)s->packed, n, s->fbias, s->act_lo,
-                         s->act_hi, out + m0 * n, n);
+      s->fk->igemm_narrow(1, g->kdim, narrow, no_step, rows, (const float*)s->packed, n, s->fbias,
+                          s->act_lo, s->act_hi, out + m0 * n, n);
     }
     return;
   }
@@ -741,6 +746,20 @@ static void f32_task(void* arg, int task, int thread) {
     return;
   }
   const el_conv_geom* tg = s->fpadded != NULL ? &s->fpadded_geom : g;
+  if (s->f32_taps && s->narrow) {
+    /* One block of channels: the task's pixels in tiles of up to EL_FGEMM_NARROW_MR. */
+    const float* narrow[EL_FGEMM_NARROW_MR];
+    ptrdiff_t narrow_steps[EL_FGEMM_NARROW_MR];
+    const int64_t last = t1 * j->mr < g->m ? t1 * j->mr : g->m;
+    el_fconv_cursor cur = el_fconv_cursor_at(tg, t0 * j->mr);
+    for (int64_t m0 = t0 * j->mr; m0 < last; m0 += EL_FGEMM_NARROW_MR) {
+      const int rows = (int)(last - m0 < EL_FGEMM_NARROW_MR ? last - m0 : EL_FGEMM_NARROW_MR);
+      el_fconv_tile_rows(tg, in, &cur, rows, EL_FGEMM_NARROW_MR, a, narrow, narrow_steps);
+      fk->igemm_narrow(g->kh, g->kw * g->in_c, narrow, narrow_steps, rows, (const float*)s->packed, n,
+                       s->fbias, s->act_lo, s->act_hi, out + m0 * n, n);
+    }
+    return;
+  }
   el_fconv_cursor cur = el_fconv_cursor_at(tg, t0 * j->mr);
   for (int64_t tile = t0; tile < t1; ++tile) {
     const int64_t m0 = tile * j->mr;

@@ -25,11 +25,12 @@ typedef struct el_fgemm_kernels {
   void (*igemm)(int taps, int tap_len, const float* const* a, const ptrdiff_t* step, int rows,
                 const float* w, size_t block_bytes, int n, const float* bias, float lo, float hi,
                 float* out, ptrdiff_t out_stride);
-  /* gemm for one block of n <= 16 channels over up to EL_FGEMM_NARROW_MR rows (a[r] readable
-   * for all of them): with so few channels a tile of mr rows has too few independent sums to
-   * keep the FMA units busy. NULL where the ISA has none. */
-  void (*gemm_narrow)(int k, const float* const* a, int rows, const float* w, int n,
-                      const float* bias, float lo, float hi, float* out, ptrdiff_t out_stride);
+  /* igemm for one block of n <= 16 channels over up to EL_FGEMM_NARROW_MR rows (a[r] and
+   * step[r] given for all of them): with so few channels a tile of mr rows has too few
+   * independent sums to keep the FMA units busy. NULL where the ISA has none. */
+  void (*igemm_narrow)(int taps, int tap_len, const float* const* a, const ptrdiff_t* step,
+                       int rows, const float* w, int n, const float* bias, float lo, float hi,
+                       float* out, ptrdiff_t out_stride);
 } el_fgemm_kernels;
 
 enum { EL_FGEMM_NARROW_MR = 12 };

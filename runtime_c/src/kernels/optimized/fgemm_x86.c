@@ -259,28 +259,36 @@ EL_TARGET_AVX512 static void gemv_avx512(int k, const float* a, const float* w, 
 }
 
 /* Up to 12 rows of one 16-channel block: 12 independent sums per k step instead of 7 (12 row
- * pointers still fit the general registers). Each row
- * is summed as igemm512_rows sums it (bias, then the products in k order), so a row's result
- * does not depend on which kernel ran it. */
-EL_TARGET_AVX512 static void gemm_narrow_avx512(int k, const float* const* a, int rows,
-                                                const float* w, int n, const float* bias, float lo,
-                                                float hi, float* out, ptrdiff_t out_stride) {
+ * pointers still fit the general registers). Each row is summed as igemm512_rows sums it (bias,
+ * then the taps' products in order), so a row's result does not depend on the kernel. */
+EL_TARGET_AVX512 static void igemm_narrow_avx512(int taps, int tap_len, const float* const* a,
+                                                 const ptrdiff_t* step, int rows, const float* w,
+                                                 int n, const float* bias, float lo, float hi,
+                                                 float* out, ptrdiff_t out_stride) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const int bounds = clamp_bounds(lo, hi);
   const __m512 b = _mm512_loadu_ps(bias);
   __m512 acc[EL_FGEMM_NARROW_MR];
-  for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) acc[r] = b;
-  for (int i = 0; i < k; ++i) {
-    const __m512 wv = _mm512_loadu_ps(w + (size_t)i * 16);
-    _Pragma("GCC unroll 12") for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) {
-      acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r][i]), wv, acc[r]);
+  const float* ar[EL_FGEMM_NARROW_MR];
+  for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) {
+    acc[r] = b;
+    ar[r] = a[r];
+  }
+  for (int t = 0; t < taps; ++t) {
+    const float* wt = w + (size_t)t * (size_t)tap_len * 16;
+    for (int i = 0; i < tap_len; ++i) {
+      const __m512 wv = _mm512_loadu_ps(wt + (size_t)i * 16);
+      _Pragma("GCC unroll 12") for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) {
+        acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(ar[r][i]), wv, acc[r]);
+      }
     }
+    for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) ar[r] += step[r];
   }
   for (int r = 0; r < rows; ++r) store16(out + r * out_stride, acc[r], vlo, vhi, bounds, n);
 }
 
 const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2, igemm_avx2, NULL};
 const el_fgemm_kernels el_fgemm_avx512 = {MR512, gemm_avx512, gemv_avx512, igemm_avx512,
-                                          gemm_narrow_avx512};
+                                          igemm_narrow_avx512};
 
 #endif /* __x86_64__ */
