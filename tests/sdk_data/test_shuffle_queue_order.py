@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +74,60 @@ def test_random_shuffle_of_many_rows_is_a_permutation_and_repeats_per_session():
     assert np.array_equal(np.sort(runs[0][0]), np.arange(100_000))
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
     assert not np.array_equal(runs[0][0], runs[0][1])
+
+
+def test_many_threads_get_every_element_once_and_finish():
+    q = tf.RandomShuffleQueue(16, 4, tf.int32, shapes=[[]], seed=3)
+    chunk = tf.placeholder(tf.int32, [None])
+    enq, many, up_to, close = q.enqueue_many([chunk]), q.dequeue_many(7), q.dequeue_up_to(5), q.close()
+    got, errors_seen = [], []
+    lock = threading.Lock()
+    with tf.Session() as sess:
+        def produce(base):
+            for start in range(base, base + 200, 10):
+                sess.run(enq, {chunk: list(range(start, start + 10))})
+
+        def consume(fetch):
+            try:
+                while True:
+                    values = sess.run(fetch).tolist()
+                    with lock:
+                        got.extend(values)
+            except tf.errors.OutOfRangeError:
+                pass
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors_seen.append(e)
+        producers = [threading.Thread(target=produce, args=(b,), daemon=True) for b in (0, 1000, 2000)]
+        consumers = [threading.Thread(target=consume, args=(f,), daemon=True) for f in (many, up_to)]
+        for t in producers + consumers:
+            t.start()
+        for t in producers:
+            t.join(30)
+        sess.run(close)
+        for t in consumers:
+            t.join(30)
+        assert not any(t.is_alive() for t in producers + consumers) and not errors_seen
+        # dequeue_many leaves fewer than 7 behind once closed; dequeue_up_to drains them.
+        assert sorted(got) == [b + i for b in (0, 1000, 2000) for i in range(200)]
+
+
+def test_session_close_cancels_a_partly_served_dequeue_many():
+    q = tf.RandomShuffleQueue(10, 0, tf.int32, shapes=[[]], seed=1)
+    enq, many, size = q.enqueue_many([[1, 2]]), q.dequeue_many(5), q.size()
+    sess = tf.Session()
+    sess.run(enq)
+    box = {}
+
+    def wait():
+        try:
+            sess.run(many)
+        except Exception as e:  # noqa: BLE001 - the test inspects it
+            box["error"] = e
+    t = threading.Thread(target=wait, daemon=True)
+    t.start()
+    deadline = time.monotonic() + 10
+    while sess.run(size) != 0 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    sess.close()
+    t.join(10)
+    assert not t.is_alive() and isinstance(box.get("error"), tf.errors.CancelledError)
