@@ -202,6 +202,21 @@ def _maybe_shuffle_batch(tf):
     return _settled(tf, batch, 8)
 
 
+def _maybe_join_one_list(tf):
+    x = tf.train.range_input_producer(20, num_epochs=1, seed=50).dequeue()
+    batch = tf.train.maybe_shuffle_batch_join([[x, tf.cast(x, tf.float32) / 4]], batch_size=4, capacity=9,
+                                              min_after_dequeue=2, keep_input=tf.less(x % 5, 3), seed=51,
+                                              allow_smaller_final_batch=True)
+    return _settled(tf, batch, 9)
+
+
+def _sparse_shuffle_batch(tf):
+    x = tf.train.range_input_producer(10, num_epochs=1, seed=60).dequeue()
+    row = tf.SparseTensor(indices=[[0], [1]], values=tf.stack([x, x * 10]), dense_shape=[3])
+    batch = tf.train.shuffle_batch([row, x], batch_size=3, capacity=8, min_after_dequeue=2, seed=61)
+    return _settled(tf, batch, 8)
+
+
 def _shared_name_batch(tf):
     tf.set_random_seed(77)
     x, = tf.train.slice_input_producer([tf.range(12)], num_epochs=1, seed=3)
@@ -229,6 +244,8 @@ PIPELINE_CASES = [
     ("shuffle_batch_join_one_list", _join_one_list),
     ("maybe_shuffle_batch", _maybe_shuffle_batch),
     ("shared_name_shuffle_batch", _shared_name_batch),
+    ("maybe_shuffle_batch_join_one_list", _maybe_join_one_list),
+    ("sparse_shuffle_batch", _sparse_shuffle_batch),
     ("string_input_producer", _producer_only(lambda tf: tf.train.string_input_producer(
         [b"a", b"b", b"c", b"d", b"e"], num_epochs=4, seed=8).dequeue())),
     ("string_input_producer_graph_seed", _producer_only(_graph_seeded_strings)),
