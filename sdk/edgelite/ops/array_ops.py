@@ -1288,6 +1288,8 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
         axis = 0 if axis is None else int(axis)
         if ndims_mask == 0:
             raise ValueError("mask cannot be scalar.")
+        if tensor.shape.ndims is not None:
+            tensor.shape[axis:axis + ndims_mask].assert_is_compatible_with(mask.shape)
         from edgelite.ops import math_ops
         leading = math_ops.reduce_prod(shape(tensor)[axis:axis + ndims_mask], [0])
         new_shape = concat([shape(tensor)[:axis], [leading], shape(tensor)[axis + ndims_mask:]], 0)

@@ -44,8 +44,13 @@ def from_tensor(cls: type, tensor: Any, lengths: Any, padding: Any, ragged_rank:
             mask = array_ops.sequence_mask(lengths, maxlen=ncols)
             values = array_ops.boolean_mask(tensor, mask)
             return cls.from_row_splits(values, splits, validate=False)
-        values = array_ops.reshape(tensor, array_ops.concat(
-            [array_ops.reshape(input_shape[0] * input_shape[1], [1]), input_shape[2:]], axis=0))
+        if tensor.shape.is_fully_defined():
+            # TensorFlow's shape() of a known shape is a constant, so its reshape has a known result shape
+            known = tensor.shape.as_list()
+            values = array_ops.reshape(tensor, [known[0] * known[1]] + known[2:])
+        else:
+            values = array_ops.reshape(tensor, array_ops.concat(
+                [array_ops.reshape(input_shape[0] * input_shape[1], [1]), input_shape[2:]], axis=0))
         dims = tensor.shape.as_list() if tensor.shape.ndims is not None else [None, None]
         nrows = input_shape[0] if dims[0] is None else ops.convert_to_tensor(dims[0], dtype=splits_dtype)
         ncols = input_shape[1] if dims[1] is None else ops.convert_to_tensor(dims[1], dtype=splits_dtype)
