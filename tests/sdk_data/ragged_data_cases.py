@@ -25,8 +25,11 @@ def _parse_single_then_batch(tf):
 
 
 def _parse_sequences(tf):
-    return tf.data.Dataset.from_tensor_slices(_seq_records(tf)).map(
-        lambda r: tf.io.parse_single_sequence_example(r, *_seq_specs(tf))).batch(2)
+    """The ragged results of parse_single_sequence_example, batched (its dense "cv" rows differ in length)."""
+    def parse(r):
+        context, lists = tf.io.parse_single_sequence_example(r, *_seq_specs(tf))
+        return context["c"], lists["s"], lists["sv"]
+    return tf.data.Dataset.from_tensor_slices(_seq_records(tf)).map(parse).batch(2)
 
 
 def _ragged_arg(tf):

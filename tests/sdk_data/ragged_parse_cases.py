@@ -119,12 +119,13 @@ def _seq_batch_validated(tf):
 
 
 def _seq_misaligned(tf):
-    """The partition list has fewer steps than the values list: validate reports the misalignment."""
-    record = seq_example(tf, {}, {"si": ("i", [[1], [2]]), "sl": ("i", [[1]])}).SerializeToString(
-        deterministic=True)
+    """Each record's partition list has another step count than its values list (the totals agree, so only the
+    alignment check fails): validate reports the misalignment."""
+    records = [seq_example(tf, {}, {"si": ("i", [[1], [2]]), "sl": ("i", [[2]])}),
+               seq_example(tf, {}, {"si": ("i", [[3]]), "sl": ("i", [[1], [0]])})]
     rf = tf.io.RaggedFeature
-    return tf.io.parse_sequence_example([record], None, {"s": rf(tf.int64, value_key="si",
-                                                                 partitions=[rf.RowLengths("sl")], validate=True)})
+    return tf.io.parse_sequence_example([r.SerializeToString(deterministic=True) for r in records], None, {
+        "s": rf(tf.int64, value_key="si", partitions=[rf.RowLengths("sl")], validate=True)})
 
 
 def _spec_error(make):
