@@ -125,14 +125,22 @@ static el_status conv_forward(const el_train_kernels* k, const el_train_window* 
     const int need_w = (g->out_w - 1) * g->stride_w + g->k_w;
     j.hp = need_h > g->in_h + g->pad_top ? need_h : g->in_h + g->pad_top;
     j.wp = need_w > g->in_w + g->pad_left ? need_w : g->in_w + g->pad_left;
-    const size_t row = (size_t)g->in_w * (size_t)g->in_c;
-    xp = calloc((size_t)g->batch * (size_t)j.hp * (size_t)j.wp * (size_t)g->in_c, sizeof(float));
+    const size_t row = (size_t)g->in_w * (size_t)g->in_c, c_in = (size_t)g->in_c;
+    const size_t padded_row = (size_t)j.wp * c_in, left = (size_t)g->pad_left * c_in;
+    xp = malloc((size_t)g->batch * (size_t)j.hp * padded_row * sizeof(float));
     if (xp == NULL) return EL_NO_MEMORY;
+    /* Each padded row: zeros, the input row, zeros (whole rows of zeros above and below). */
     for (int b = 0; b < g->batch; ++b) {
-      for (int h = 0; h < g->in_h; ++h) {
-        memcpy(xp + (((size_t)b * j.hp + (size_t)(h + g->pad_top)) * j.wp + (size_t)g->pad_left) *
-                        (size_t)g->in_c,
-               x + ((size_t)b * g->in_h + (size_t)h) * row, row * sizeof(float));
+      for (int h = 0; h < j.hp; ++h) {
+        float* dst = xp + ((size_t)b * j.hp + (size_t)h) * padded_row;
+        const int ih = h - g->pad_top;
+        if (ih < 0 || ih >= g->in_h) {
+          memset(dst, 0, padded_row * sizeof(float));
+          continue;
+        }
+        memset(dst, 0, left * sizeof(float));
+        memcpy(dst + left, x + ((size_t)b * g->in_h + (size_t)ih) * row, row * sizeof(float));
+        memset(dst + left + row, 0, (padded_row - left - row) * sizeof(float));
       }
     }
     j.xp = xp;
