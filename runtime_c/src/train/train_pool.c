@@ -101,8 +101,11 @@ EL_TARGET_AVX512 static void max_pixel_avx512(const el_train_window* g, const fl
   }
 }
 
+/* With `tiled` (the windows cover the input exactly once) every tap's gradient is stored, zero
+ * where it lost, so dx needs no clearing first. */
 EL_TARGET_AVX512 static void max_grad_pixel_avx512(const el_train_window* g, const float* x,
-                                                   const span* s, const float* d, float* dx) {
+                                                   const span* s, const float* d, bool tiled,
+                                                   float* dx) {
   for (int c = 0; c < g->in_c; c += 16) {
     const __mmask16 live = lanes(g->in_c - c);
     const __m512 m = block_max(g, x, s, c, live), dv = _mm512_maskz_loadu_ps(live, d + c);
@@ -112,6 +115,11 @@ EL_TARGET_AVX512 static void max_grad_pixel_avx512(const el_train_window* g, con
         const size_t off = offset(g, s, h, w) + (size_t)c;
         const __mmask16 hit =
             _mm512_mask_cmp_ps_mask(free_lanes, _mm512_maskz_loadu_ps(live, x + off), m, _CMP_EQ_OQ);
+        if (tiled) {
+          free_lanes &= (__mmask16)~hit;
+          _mm512_mask_storeu_ps(dx + off, live, _mm512_maskz_mov_ps(hit, dv));
+          continue;
+        }
         if (hit == 0) continue;
         free_lanes &= (__mmask16)~hit;
         const __m512 cur = _mm512_maskz_loadu_ps(hit, dx + off);
@@ -181,15 +189,18 @@ el_status el_train_max_pool_grad(const el_train_kernels* k, const el_train_windo
     free(taken);
     return EL_NO_MEMORY;
   }
-  memset(dx, 0, el_train_in_size(g) * sizeof(float));
-  const size_t pixels = el_train_pixels(g);
   const bool wide = use_avx512(k);
+  /* Windows side by side without overlap, gap or padding (2x2 stride-2 pooling of even sizes). */
+  const bool tiled = wide && g->stride_h == g->k_h && g->stride_w == g->k_w && g->pad_top == 0 &&
+                     g->pad_left == 0 && g->out_h * g->k_h == g->in_h && g->out_w * g->k_w == g->in_w;
+  if (!tiled) memset(dx, 0, el_train_in_size(g) * sizeof(float));
+  const size_t pixels = el_train_pixels(g);
   for (size_t p = 0; p < pixels; ++p) {
     const span s = window_of(g, p);
     const float* d = dy + p * (size_t)c_in;
 #if defined(__x86_64__)
     if (wide) {
-      max_grad_pixel_avx512(g, x, &s, d, dx);
+      max_grad_pixel_avx512(g, x, &s, d, tiled, dx);
       continue;
     }
 #endif
