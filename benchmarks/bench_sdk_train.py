@@ -19,7 +19,7 @@ import sys
 import time
 import types
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 # name -> (recipe factory in edgelite.models, keyword arguments, batch size)
@@ -105,9 +105,12 @@ def worker(framework: str, cases: List[str]) -> None:
 class Worker:
     """A worker process of this script for one framework."""
 
-    def __init__(self, python: str, framework: str, cases: List[str], root: Path = ROOT) -> None:
+    def __init__(self, python: str, framework: str, cases: List[str], root: Path = ROOT,
+                 library: Optional[Path] = None) -> None:
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root / "bindings"), str(root / "sdk")]),
                    TF_CPP_MIN_LOG_LEVEL="3", PYTHONWARNINGS="ignore")
+        if library is not None:
+            env["EDGELITE_LIBRARY"] = str(library)
         self.proc = subprocess.Popen([python, __file__, "--worker", framework, "--cases", ",".join(cases)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         self.hello = self._read()
@@ -143,6 +146,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=5, help="timed steps per case and round")
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--baseline", type=Path, help="another checkout whose edgelite also runs (before/after)")
+    parser.add_argument("--baseline-library", type=Path,
+                        help="the libedgelite the baseline loads (EDGELITE_LIBRARY; default: this run's)")
     parser.add_argument("--cpu-time", action="store_true",
                         help="process CPU time instead of wall time: steadier on a loaded machine for single-threaded "
                              "runs (a multi-threaded framework's CPU time adds up its threads)")
@@ -157,7 +162,7 @@ def main() -> None:
         pythons["tensorflow"] = args.tf_python
     workers = {fw: Worker(py, fw, cases) for fw, py in pythons.items()}
     if args.baseline:
-        workers["baseline"] = Worker(sys.executable, "edgelite", cases, args.baseline.resolve())
+        workers["baseline"] = Worker(sys.executable, "edgelite", cases, args.baseline.resolve(), args.baseline_library)
     times: Dict[str, Dict[str, List[float]]] = {fw: {c: [] for c in cases} for fw in workers}
     for r in range(args.rounds):
         order = list(workers) if r % 2 == 0 else list(reversed(list(workers)))
