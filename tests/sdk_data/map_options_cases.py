@@ -23,7 +23,7 @@ class _Probe:
         with self.lock:
             self.running += 1
             self.peak = max(self.peak, self.running)
-        time.sleep(0.09 if x % 4 == 0 else 0.03)
+        time.sleep(0.15 if x % 4 == 0 else 0.05)
         with self.lock:
             self.running -= 1
         return x
