@@ -124,6 +124,23 @@ def gather_string_scalar_index(tf):
             "length": np.asarray(vals[2]), "static": _static(picked)}
 
 
+def session_scalar_fetch_types(tf):
+    """Session.run hands back a computed 0-d value as a numpy scalar (np.float32, np.int64, np.bool_, bytes) and a
+    fetched feed as the array it was fed, which is what printing a list or dict of results shows."""
+    x = tf.placeholder(tf.float32, [])
+    v = tf.Variable(3, dtype=tf.int64)
+    fetches = [x, x + 1.0, v, tf.constant(True), tf.constant(3, tf.uint8), tf.constant("ab"), tf.reduce_mean([1.0, 2.0]),
+               tf.constant([1.0, 2.0])]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run(fetches, {x: 2.0})
+        as_dict = sess.run({"a": x + 1.0}, {x: 2.0})
+        evaluated = (x * 2.0).eval(session=sess, feed_dict={x: 1.5})
+    return {"types": [type(r).__name__ for r in values] + [type(as_dict["a"]).__name__, type(evaluated).__name__],
+            "reprs": [repr(r) for r in values[1:5]]}
+
+
 CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_multi_axes_partial,
          tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
-         tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index]
+         tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index,
+         session_scalar_fetch_types]

@@ -256,10 +256,13 @@ class BaseSession:
             # TF hands a fed tensor's feed back as given, so only computed string fetches are converted.
             strings = [i for i, t in enumerate(fetch_tensors)
                        if t is not None and t not in fed and t.dtype.base_dtype == dtypes.string]
+            # ... and a computed 0-d numeric value comes back as a numpy scalar (np.float32(2.0)), not a 0-d array.
+            numbers = [i for i, t in enumerate(fetch_tensors)
+                       if t is not None and t not in fed and t.dtype.base_dtype != dtypes.string]
             built = build_plan(self._graph, fetch_tensors, targets, list(feed_tensors), self._state)
             placement.check_placement(built.ops, self._config)
             placement.log_placement(built.ops, self._config)
-            plan = (built, strings)
+            plan = (built, strings, numbers)
             self._plans[key] = plan
         with self._state.run_lock:
             self._state.new_run()
@@ -270,6 +273,10 @@ class BaseSession:
                 values = plan[0].run(feed_values, trace)
         for i in plan[1]:
             values[i] = _string_fetch(values[i])
+        for i in plan[2]:
+            value = values[i]
+            if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype != object:
+                values[i] = value[()]
         return values
 
     def make_callable(self, fetches: Any, feed_list: Optional[list] = None, accept_options: bool = False) -> Callable:
