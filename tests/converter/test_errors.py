@@ -29,8 +29,10 @@ def test_none_beyond_the_first_dimension():
         x = tf.placeholder(tf.float32, [1, None, 16, 3], name="Placeholder_1")
         y = x + x
         sess = tf.Session(graph=g)
+    converter = lite.TFLiteConverter.from_session(sess, [x], [y])
+    converter.experimental_new_converter = False  # the default converter keeps the dimension as -1
     with pytest.raises(ValueError) as err:
-        lite.TFLiteConverter.from_session(sess, [x], [y]).convert()
+        converter.convert()
     assert str(err.value) == ("None is only supported in the 1st dimension. Tensor 'Placeholder_1' has invalid "
                               "shape '[1, None, 16, 3]'.")
 

@@ -30,7 +30,8 @@ class TFLiteConverter:
     uint8), output_format TFLITE, quantized_input_stats {}, default_ranges_stats None,
     drop_control_dependency True, reorder_across_fake_quant False, change_concat_input_ranges False,
     allow_custom_ops False, dump_graphviz_dir None, dump_graphviz_video False, optimizations [],
-    representative_dataset None, target_spec TargetSpec() ({TFLITE_BUILTINS}).
+    representative_dataset None, target_spec TargetSpec() ({TFLITE_BUILTINS}), experimental_new_converter True
+    (an unknown dimension beyond the batch stays -1 in shape_signature; False refuses it).
     """
 
     def __init__(self, graph_def: Any, input_tensors: Optional[list], output_tensors: Optional[list],
@@ -207,6 +208,8 @@ class TFLiteConverter:
         return self._input_tensors is not None and bool(self._output_tensors)
 
     def _validate_inputs(self) -> list:
+        """Input shapes with -1 for unknown dimensions; beyond the first one only the TOCO-era converter
+        (experimental_new_converter=False) refuses them, as TensorFlow does."""
         shapes = []
         for t in self._input_tensors:
             shape = self._input_shapes.get(t)
@@ -215,7 +218,7 @@ class TFLiteConverter:
                     raise ValueError(f"Provide an input shape for input array '{tensor_name(t)}'.")
                 shape = t.shape.as_list()
             shape = [None if d is None or d == -1 else int(d) for d in shape]
-            if None in shape[1:]:
+            if None in shape[1:] and not self.experimental_new_converter:
                 raise ValueError(f"None is only supported in the 1st dimension. Tensor '{tensor_name(t)}' has "
                                  f"invalid shape '{shape}'.")
             shapes.append(tuple(-1 if d is None else d for d in shape))

@@ -78,6 +78,12 @@ class Lowering:
         self.graph.output_names.append(name)
 
     # ---- used by emitters -------------------------------------------------------------------------------
+    @property
+    def unknown_inner_dims(self) -> bool:
+        """Whether a model input has a dimension beyond the batch unknown until run time: shapes computed
+        from it then stay run-time ops (SHAPE, STRIDED_SLICE, ...), as TensorFlow's converter keeps them."""
+        return any(d < 0 for t in self.root.inputs for d in t.shape[1:])
+
     def const_of(self, t: Any) -> Optional[np.ndarray]:
         """The conversion-time value of an SDK tensor, or None if it is computed on the device."""
         return self.frozen.const_value(t)

@@ -344,6 +344,9 @@ def _batch_reshape(b: Any, op: Any) -> Any:
 def _reshape(b: Any, op: Any) -> None:
     shape = b.const_of(op.inputs[1])
     out = b.output(op.outputs[0])
+    if shape is None and b.unknown_inner_dims:
+        b.emit("RESHAPE", [b.value(op.inputs[0]), b.value(op.inputs[1])], [out], None, op.type)
+        return
     if shape is None:
         shape = _batch_reshape(b, op)
     if shape is None:

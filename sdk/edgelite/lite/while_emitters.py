@@ -110,6 +110,28 @@ def _from_tensor(b: Lowering, op: Any) -> None:
     b.alias(op.outputs[0], b.value(op.inputs[0]))
 
 
+@emitter("TensorListReserve")
+def _reserve(b: Lowering, op: Any) -> None:
+    """A list reserved for a run-time number of elements (a time dimension unknown at conversion): the zeros
+    FILL([num_elements, *element_shape], 0) TF writes; the element shape must be known."""
+    element_shape = b.const_of(op.inputs[0])
+    dims = [] if element_shape is None else [int(d) for d in np.atleast_1d(element_shape)]
+    if element_shape is None or np.ndim(element_shape) == 0 or any(d < 0 for d in dims):
+        raise ValueError(f"TensorListReserve '{op.name}' reserves elements of unknown shape "
+                         f"{None if element_shape is None else dims} for a run-time length; a TFLite loop carries "
+                         f"the list as one tensor, so the element shape must be static.")
+    dtype = np.dtype(op.get_attr("element_dtype").as_numpy_dtype)
+    count = b.new_tensor(f"{op.name}/num_elements", (1,), _INT32)
+    b.emit("RESHAPE", [b.value(op.inputs[1]), b.const(np.array([1], np.int32), f"{op.name}/count_shape")], [count],
+           None, op.type)
+    shape = b.new_tensor(f"{op.name}/shape", (1 + len(dims),), _INT32)
+    b.emit("CONCATENATION", [count, b.const(np.array(dims, np.int32), f"{op.name}/element_shape")], [shape],
+           ("ConcatenationOptions", {"axis": 0, "fused_activation_function": 0}), op.type)
+    items = b.new_tensor(op.name, (-1,) + tuple(dims), dtype)
+    b.emit("FILL", [shape, b.const(np.zeros((), dtype), f"{op.name}/zero")], [items], ("FillOptions", {}), op.type)
+    b.alias(op.outputs[0], items)
+
+
 @emitter("TensorListGetItem")
 def _get_item(b: Lowering, op: Any) -> None:
     b.emit("GATHER", [b.value(op.inputs[0]), b.value(op.inputs[1])], [b.output(op.outputs[0])],
