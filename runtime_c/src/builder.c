@@ -86,7 +86,13 @@ el_status el_resolve_opcodes(el_interpreter* it, const el_interpreter_options* o
   return EL_OK;
 }
 
-static TfLiteIntArray* int_array(const el_int_list* l) {
+static TfLiteIntArray* int_array(const el_model* m, const el_int_list* l) {
+#ifdef EDGELITE_FREESTANDING
+  /* Firmware RAM: an index vector read in place is the TfLiteIntArray (never freed or written). */
+  if (l->n > 0 && el_model_holds(m, l->v)) return (TfLiteIntArray*)(uintptr_t)(l->v - 1);
+#else
+  (void)m;
+#endif
   TfLiteIntArray* a = TfLiteIntArrayCreate(l->n);
   if (a != NULL && l->n > 0) memcpy(a->data, l->v, sizeof(int) * (size_t)l->n);
   return a;
@@ -112,9 +118,9 @@ static el_status build_node(el_subgraph* sg, int op_index) {
   n->reg.version = oc->version;
   n->unresolved = reg == &it->unresolved_regs[op->opcode_index];
   if (code == EL_BUILTIN_CUSTOM) n->reg.custom_name = oc->custom_code;
-  n->node.inputs = int_array(&op->inputs);
-  n->node.outputs = int_array(&op->outputs);
-  n->node.intermediates = int_array(&op->intermediates);
+  n->node.inputs = int_array(m, &op->inputs);
+  n->node.outputs = int_array(m, &op->outputs);
+  n->node.intermediates = int_array(m, &op->intermediates);
   n->node.temporaries = TfLiteIntArrayCreate(0);
   if (!n->node.inputs || !n->node.outputs || !n->node.intermediates || !n->node.temporaries) {
     return EL_NO_MEMORY;

@@ -9,7 +9,7 @@
 
 static el_subgraph* sg_of(const TfLiteContext* ctx) { return (el_subgraph*)ctx->impl_; }
 
-void el_report(el_subgraph* sg, const char* fmt, ...) {
+void(el_report)(el_subgraph* sg, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   el_err_vappend(&sg->interp->err, fmt, ap);
@@ -184,6 +184,18 @@ TfLiteStatus el_resize_tensor(el_subgraph* sg, TfLiteTensor* t, TfLiteIntArray* 
     t->bytes = bytes;
   }
   if (sg->invoking && !TfLiteIntArrayEqual(t->dims, dims)) sg->resized_in_invoke = 1;
+#ifdef EDGELITE_FREESTANDING
+  /* Firmware RAM: a shape read in place from the model (tensor_setup.c) stays there while
+   * kernels confirm it, and is never freed. */
+  if (el_model_holds(sg->interp->model, t->dims)) {
+    if (TfLiteIntArrayEqual(t->dims, dims)) {
+      TfLiteIntArrayFree(dims);
+      return kTfLiteOk;
+    }
+    t->dims = dims;
+    return kTfLiteOk;
+  }
+#endif
   if (t->dims != dims) TfLiteIntArrayFree(t->dims);
   t->dims = dims;
   return kTfLiteOk;

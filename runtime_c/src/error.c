@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void el_set_error(char* err, size_t err_cap, const char* fmt, ...) {
+void(el_set_error)(char* err, size_t err_cap, const char* fmt, ...) {
   if (err == NULL || err_cap == 0) return;
   va_list ap;
   va_start(ap, fmt);
@@ -27,7 +27,7 @@ void el_err_vappend(el_errbuf* e, const char* fmt, va_list ap) {
   if (e->len >= EL_ERROR_CAP) e->len = EL_ERROR_CAP - 1;
 }
 
-void el_err_append(el_errbuf* e, const char* fmt, ...) {
+void(el_err_append)(el_errbuf* e, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   el_err_vappend(e, fmt, ap);

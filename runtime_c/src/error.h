@@ -28,4 +28,18 @@ void el_err_vappend(el_errbuf* e, const char* fmt, va_list ap);
 /* Copy the accumulated text into a caller buffer. */
 void el_err_copy_out(const el_errbuf* e, char* err, size_t err_cap);
 
+/* A build without message texts (-DEDGELITE_STRIP_ERROR_TEXT=ON, freestanding; TFLite's
+ * TF_LITE_STRIP_ERROR_STRINGS) reports only where an error arose, "edgelite error at
+ * builder.c:78", so the texts take no flash. The functions are defined as (name) to escape these. */
+#ifdef EDGELITE_STRIP_ERROR_TEXT
+#ifdef __FILE_NAME__
+#define EL_ERR_WHERE __FILE_NAME__, __LINE__
+#else
+#define EL_ERR_WHERE __FILE__, __LINE__
+#endif
+#define el_set_error(err, err_cap, ...) \
+  el_set_error(err, err_cap, "edgelite error at %s:%d", EL_ERR_WHERE)
+#define el_err_append(e, ...) el_err_append(e, "edgelite error at %s:%d\n", EL_ERR_WHERE)
+#endif
+
 #endif /* EDGELITE_ERROR_H_ */

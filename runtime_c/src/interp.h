@@ -139,6 +139,9 @@ int el_convert_tensor_type(int8_t schema_type);
 /* context.c */
 void el_context_init(el_subgraph* sg);
 void el_report(el_subgraph* sg, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+#ifdef EDGELITE_STRIP_ERROR_TEXT
+#define el_report(sg, ...) el_report(sg, "edgelite error at %s:%d\n", EL_ERR_WHERE) /* error.h */
+#endif
 TfLiteStatus el_add_tensors(el_subgraph* sg, int n, int* first);
 TfLiteStatus el_add_node(el_subgraph* sg, el_node** out, int* index);
 TfLiteStatus el_resize_tensor(el_subgraph* sg, TfLiteTensor* t, TfLiteIntArray* dims);

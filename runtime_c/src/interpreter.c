@@ -28,6 +28,9 @@ static el_status fail(const el_interpreter* it, el_status st, const char* fmt, .
   va_end(ap);
   return st;
 }
+#ifdef EDGELITE_STRIP_ERROR_TEXT
+#define fail(it, st, ...) fail(it, st, "edgelite error at %s:%d", EL_ERR_WHERE) /* error.h */
+#endif
 
 static el_status bad_subgraph(const el_interpreter* it, int subgraph) {
   return fail(it, EL_VALUE_ERROR, "Invalid subgraph index %d exceeds max subgraph index %d", subgraph,
@@ -201,6 +204,9 @@ static el_status report_status(el_subgraph* sg, el_status st, const char* fmt, .
   va_end(ap);
   return st;
 }
+#ifdef EDGELITE_STRIP_ERROR_TEXT
+#define report_status(sg, st, ...) report_status(sg, st, "edgelite error at %s:%d", EL_ERR_WHERE)
+#endif
 
 el_status el_subgraph_resize_input(el_subgraph* sg, int tensor_index, const int* dims, int ndims,
                                    int strict) {

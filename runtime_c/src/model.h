@@ -14,10 +14,12 @@
 
 enum { EL_SCHEMA_VERSION = 3 };
 
-/* Tensor indices, stored as the TfLite ABI's `int` so they pass straight into TfLiteIntArrays. */
+/* Tensor indices, stored as the TfLite ABI's `int` so they pass straight into TfLiteIntArrays.
+ * Like the quantization vectors, `v` points into the flatbuffer when its layout serves (then
+ * v[-1] is the vector's length word, and the list is a TfLiteIntArray), else at a pool copy. */
 typedef struct el_int_list {
   int32_t n;
-  int* v;
+  const int* v;
 } el_int_list;
 
 /* The scale and zero-point vectors point straight into the flatbuffer when its layout serves as
@@ -142,6 +144,12 @@ struct el_model {
   el_signature_desc* signatures;
   const char* signature_error; /* set when a SignatureDef is unusable */
 };
+
+/* Whether `p` lies inside the model's bytes (a list or vector read in place). */
+static inline int el_model_holds(const el_model* m, const void* p) {
+  const uint8_t* b = (const uint8_t*)p;
+  return b != NULL && b >= m->fb.base && b < m->fb.base + m->fb.size;
+}
 
 /* Reads and verifies `size` bytes at `data` into `model` (already zeroed, fb unset). On
  * failure the message is written to err and the status returned; the caller frees the pool. */

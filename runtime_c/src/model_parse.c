@@ -50,6 +50,19 @@ static int charge(parse_ctx* c, size_t n) {
   return 0;
 }
 
+/* Flatbuffer scalars are little-endian; on such a host an aligned vector is already the array. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+enum { kInPlace = 1 };
+#else
+enum { kInPlace = 0 };
+#endif
+
+/* The vector's elements where they lie in the file when that layout is the array, else NULL. */
+static const void* in_place(const el_fb_vec* v, size_t align) {
+  const uint8_t* at = el_fb_vec_data(v);
+  return kInPlace && (uintptr_t)at % align == 0 ? at : NULL;
+}
+
 static int read_int_list(parse_ctx* c, const el_fb_table* t, int id, el_int_list* out, int* present) {
   el_fb_vec v;
   int has = 0;
@@ -60,9 +73,13 @@ static int read_int_list(parse_ctx* c, const el_fb_table* t, int id, el_int_list
   if (!has) return 0;
   if (v.len > INT32_MAX / 4) return -1;
   CHECK(charge(c, v.len + 1));
-  out->v = el_pool_alloc(&c->m->pool, v.len, sizeof(int));
-  if (out->v == NULL) return -1;
-  for (uint32_t i = 0; i < v.len; ++i) out->v[i] = el_fb_vec_i32(&v, i);
+  out->v = in_place(&v, _Alignof(int));
+  if (out->v == NULL) {
+    int* copy = el_pool_alloc(&c->m->pool, v.len, sizeof(int));
+    if (copy == NULL) return -1;
+    for (uint32_t i = 0; i < v.len; ++i) copy[i] = el_fb_vec_i32(&v, i);
+    out->v = copy;
+  }
   out->n = (int32_t)v.len;
   return 0;
 }
@@ -87,10 +104,11 @@ static int read_index_vector(parse_ctx* c, const el_fb_table* dm, int type_id, i
   }
   if (v.len > INT32_MAX / 4) return -1;
   CHECK(charge(c, v.len + 1));
-  out->v = el_pool_alloc(&c->m->pool, v.len, sizeof(int));
-  if (out->v == NULL) return -1;
+  int* copy = el_pool_alloc(&c->m->pool, v.len, sizeof(int));
+  if (copy == NULL) return -1;
+  out->v = copy;
   for (uint32_t i = 0; i < v.len; ++i) {
-    out->v[i] = *type == 1 ? el_fb_vec_i32(&v, i)
+    copy[i] = *type == 1 ? el_fb_vec_i32(&v, i)
                            : (*type == 2 ? (int32_t)el_fb_vec_u16(&v, i) : (int32_t)el_fb_vec_u8(&v, i));
   }
   out->n = (int32_t)v.len;
@@ -119,13 +137,6 @@ static int read_sparsity(parse_ctx* c, const el_fb_table* t, el_sparsity_desc* s
   return 0;
 }
 
-/* Flatbuffer scalars are little-endian; on such a host an aligned vector is already the array. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-enum { kInPlace = 1 };
-#else
-enum { kInPlace = 0 };
-#endif
-
 static int read_quant(parse_ctx* c, const el_fb_table* t, el_quant_desc* q) {
   el_fb_vec scales, zps;
   int has_s = 0, has_z = 0;
@@ -142,11 +153,9 @@ static int read_quant(parse_ctx* c, const el_fb_table* t, el_quant_desc* q) {
   if (has_s) {
     if (scales.len > INT32_MAX / 4) return -1;
     CHECK(charge(c, scales.len + 1));
-    const uint8_t* at = el_fb_vec_data(&scales);
-    if (kInPlace && (uintptr_t)at % _Alignof(float) == 0) {
-      q->scales = (const float*)(const void*)at;
-      q->scales_in_place = 1;
-    } else {
+    q->scales = in_place(&scales, _Alignof(float));
+    q->scales_in_place = q->scales != NULL;
+    if (q->scales == NULL) {
       float* copy = el_pool_alloc(&c->m->pool, scales.len, sizeof(float));
       if (copy == NULL) return -1;
       for (uint32_t i = 0; i < scales.len; ++i) copy[i] = el_fb_vec_f32(&scales, i);
@@ -158,10 +167,8 @@ static int read_quant(parse_ctx* c, const el_fb_table* t, el_quant_desc* q) {
   if (has_z) {
     if (zps.len > INT32_MAX / 8) return -1;
     CHECK(charge(c, zps.len + 1));
-    const uint8_t* at = el_fb_vec_data(&zps);
-    if (kInPlace && (uintptr_t)at % _Alignof(int64_t) == 0) {
-      q->zero_points = (const int64_t*)(const void*)at;
-    } else {
+    q->zero_points = in_place(&zps, _Alignof(int64_t));
+    if (q->zero_points == NULL) {
       int64_t* copy = el_pool_alloc(&c->m->pool, zps.len, sizeof(int64_t));
       if (copy == NULL) return -1;
       for (uint32_t i = 0; i < zps.len; ++i) copy[i] = el_fb_vec_i64(&zps, i);

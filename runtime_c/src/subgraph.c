@@ -457,9 +457,11 @@ void el_subgraph_release(el_subgraph* sg) {
   for (int i = 0; i < sg->num_nodes; ++i) {
     el_node* n = sg->nodes[i];
     if (n->initialized) el_kernel_call_free(&n->reg, &sg->ctx, n->node.user_data);
-    TfLiteIntArrayFree(n->node.inputs);
-    TfLiteIntArrayFree(n->node.outputs);
-    TfLiteIntArrayFree(n->node.intermediates);
+    /* Index arrays may be the model's own vectors (builder.c, freestanding). */
+    const el_model* m = sg->interp->model;
+    if (!el_model_holds(m, n->node.inputs)) TfLiteIntArrayFree(n->node.inputs);
+    if (!el_model_holds(m, n->node.outputs)) TfLiteIntArrayFree(n->node.outputs);
+    if (!el_model_holds(m, n->node.intermediates)) TfLiteIntArrayFree(n->node.intermediates);
     TfLiteIntArrayFree(n->node.temporaries);
   }
   free(sg->nodes);

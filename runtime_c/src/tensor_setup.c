@@ -272,10 +272,27 @@ TfLiteStatus el_setup_model_tensor(el_subgraph* sg, int i) {
     return kTfLiteError;
   }
   t->type = (TfLiteType)type;
+#ifdef EDGELITE_FREESTANDING
+  /* The shape vector read in place is a TfLiteIntArray already (el_resize_tensor keeps it). */
+  if (d->shape.n > 0 && el_model_holds(m, d->shape.v)) {
+    t->dims = (TfLiteIntArray*)(uintptr_t)(d->shape.v - 1);
+  } else {
+    t->dims = int_array_from(d->shape.v, d->shape.n);
+  }
+#else
   t->dims = int_array_from(d->shape.v, d->shape.n);
+#endif
   if (t->dims == NULL) return kTfLiteError;
   if (d->has_shape_signature && d->shape_signature.n > 0) {
+#ifdef EDGELITE_FREESTANDING
+    if (el_model_holds(m, d->shape_signature.v)) {
+      t->dims_signature = (const TfLiteIntArray*)(uintptr_t)(d->shape_signature.v - 1);
+    } else {
+      t->dims_signature = int_array_from(d->shape_signature.v, d->shape_signature.n);
+    }
+#else
     t->dims_signature = int_array_from(d->shape_signature.v, d->shape_signature.n);
+#endif
     if (t->dims_signature == NULL) return kTfLiteError;
   }
 
@@ -351,8 +368,10 @@ TfLiteStatus el_setup_model_tensor(el_subgraph* sg, int i) {
 void el_release_tensor(el_subgraph* sg, int i) {
   TfLiteTensor* t = &sg->ctx.tensors[i];
   el_tensor_extra* x = &sg->extra[i];
-  TfLiteIntArrayFree(t->dims);
-  TfLiteIntArrayFree((TfLiteIntArray*)t->dims_signature);
+  if (!el_model_holds(sg->interp->model, t->dims)) TfLiteIntArrayFree(t->dims);
+  if (!el_model_holds(sg->interp->model, t->dims_signature)) {
+    TfLiteIntArrayFree((TfLiteIntArray*)(uintptr_t)t->dims_signature);
+  }
 #ifdef EDGELITE_FREESTANDING
   if (x->desc != NULL) t->quantization.type = kTfLiteNoQuantization; /* pool memory (affine_in_pool) */
 #endif

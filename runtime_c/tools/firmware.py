@@ -74,13 +74,15 @@ def _op_header(models: Sequence[Path]) -> str:
     return ops.selection_header(builtins, customs, [f"{m.parent.name}/{m.name}" for m in models])
 
 
-def build_library(cpu: str, op_header: Path, build: Path) -> Path:
-    """Cross-compile the freestanding core with the op selection; returns the static library."""
+def build_library(cpu: str, op_header: Path, build: Path, strip_error_text: bool = False) -> Path:
+    """Cross-compile the freestanding core with the op selection (and, if asked, without its error message
+    texts); returns the static library."""
     if cpu not in CPUS:
         raise FirmwareError(f"unknown cpu {cpu!r}; choose one of {sorted(CPUS)}")
     _run(["cmake", "-S", str(ROOT), "-B", str(build), f"-DCMAKE_TOOLCHAIN_FILE={ROOT / 'cmake' / 'arm-none-eabi.cmake'}",
           "-DEDGELITE_FREESTANDING=ON", f"-DEDGELITE_CPU={cpu}", f"-DEDGELITE_OP_SELECTION={op_header}",
-          "-DCMAKE_BUILD_TYPE=MinSizeRel"], "configuring the freestanding core")
+          "-DCMAKE_BUILD_TYPE=MinSizeRel", f"-DEDGELITE_STRIP_ERROR_TEXT={'ON' if strip_error_text else 'OFF'}"],
+         "configuring the freestanding core")
     _run(["cmake", "--build", str(build), "-j2"], "building the freestanding core")
     return build / "libedgelite_micro.a"
 
@@ -190,7 +192,7 @@ def code_size(map_file: Path) -> Dict[str, int]:
 
 
 def _prepare(model_path: Path, inputs: Sequence[np.ndarray], cpu: str, build: Optional[Path],
-             op_models: Optional[Sequence[Path]]):
+             op_models: Optional[Sequence[Path]], strip_error_text: bool = False):
     missing = missing_tools()
     if missing:
         raise FirmwareError(f"missing cross tools: {', '.join(missing)} (Debian: gcc-arm-none-eabi "
@@ -199,13 +201,14 @@ def _prepare(model_path: Path, inputs: Sequence[np.ndarray], cpu: str, build: Op
     build = Path(build or ROOT / "build" / "firmware")
     build.mkdir(parents=True, exist_ok=True)
     header_text = _op_header([Path(p) for p in (op_models or [model_path])])
-    core = build / f"core-{cpu}-{hashlib.sha256(header_text.encode()).hexdigest()[:12]}"
+    core = build / f"core-{cpu}{'-stripped' if strip_error_text else ''}-" \
+                   f"{hashlib.sha256(header_text.encode()).hexdigest()[:12]}"
     core.mkdir(parents=True, exist_ok=True)
     header = core / "ops.h"
     if not header.exists() or header.read_text() != header_text:
         header.write_text(header_text)
-    library = build_library(cpu, header, core / "cmake")
-    image = build / f"{model_path.parent.name}-{cpu}-{hashlib.sha256(model).hexdigest()[:12]}"
+    library = build_library(cpu, header, core / "cmake", strip_error_text)
+    image = build / f"{model_path.parent.name}-{core.name}-{hashlib.sha256(model).hexdigest()[:12]}"
     image.mkdir(parents=True, exist_ok=True)
     data_c = image / "model_data.c"
     write_model_data(model, inputs, data_c)
@@ -214,12 +217,12 @@ def _prepare(model_path: Path, inputs: Sequence[np.ndarray], cpu: str, build: Op
 
 def build_and_run(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "cortex-m4",
                   build: Optional[Path] = None, arena_bytes: int = 512 * 1024, timeout: float = 120,
-                  op_models: Optional[Sequence[Path]] = None) -> Dict[str, object]:
+                  op_models: Optional[Sequence[Path]] = None, strip_error_text: bool = False) -> Dict[str, object]:
     """The whole path for one model; returns outputs, stats and code sizes.
 
     The core keeps the kernels of `op_models` (default: the model itself); firmware for several models can
     share one core build by naming them all. Builds are cached under `build` by CPU and op selection."""
-    library, data_c, image = _prepare(model_path, inputs, cpu, build, op_models)
+    library, data_c, image = _prepare(model_path, inputs, cpu, build, op_models, strip_error_text)
     elf = link(cpu, library, data_c, image, arena_bytes)
     result = run_qemu(cpu, elf, timeout)
     result["code_size"] = code_size(image / "firmware.map")
@@ -229,10 +232,10 @@ def build_and_run(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "co
 
 def smallest_arena(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "cortex-m4",
                    build: Optional[Path] = None, timeout: float = 120,
-                   op_models: Optional[Sequence[Path]] = None) -> Dict[str, object]:
+                   op_models: Optional[Sequence[Path]] = None, strip_error_text: bool = False) -> Dict[str, object]:
     """Binary search for the fewest RAM-buffer bytes (a multiple of 8) with which the firmware still runs and
     gives the outputs of a run with plenty; returns that size, the runs it took and the passing run."""
-    library, data_c, image = _prepare(model_path, inputs, cpu, build, op_models)
+    library, data_c, image = _prepare(model_path, inputs, cpu, build, op_models, strip_error_text)
 
     def attempt(size: int) -> Optional[Dict[str, object]]:
         try:
@@ -275,14 +278,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                    help="also binary-search the smallest RAM buffer the model runs with")
     p.add_argument("--ops-from", action="append", type=Path, default=None,
                    help="keep the kernels of these models' ops (default: the model's own)")
+    p.add_argument("--strip-error-text", action="store_true",
+                   help="build the core without error message texts (errors name source file and line)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     try:
         inputs = [np.load(x) for x in args.input]
-        result = build_and_run(args.model, inputs, args.cpu, args.build, args.arena, op_models=args.ops_from)
+        result = build_and_run(args.model, inputs, args.cpu, args.build, args.arena, op_models=args.ops_from,
+                               strip_error_text=args.strip_error_text)
         if args.smallest_arena:
-            result["stats"]["ram_smallest_buffer"] = smallest_arena(args.model, inputs, args.cpu, args.build,
-                                                                    op_models=args.ops_from)["arena_bytes"]
+            result["stats"]["ram_smallest_buffer"] = smallest_arena(
+                args.model, inputs, args.cpu, args.build, op_models=args.ops_from,
+                strip_error_text=args.strip_error_text)["arena_bytes"]
     except FirmwareError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

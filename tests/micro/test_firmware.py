@@ -140,3 +140,21 @@ def test_unselected_op_is_reported(build_dir):
                        "this build's op selection"):
         firmware.build_and_run(REALWORLD / case / "model.tflite", _inputs(case), "cortex-m4", build_dir,
                                op_models=[REALWORLD / "tflm_hello_world_int8" / "model.tflite"])
+
+
+def test_build_without_error_texts(build_dir):
+    """-DEDGELITE_STRIP_ERROR_TEXT=ON gives the same outputs with less framework and kernel code, and an
+    error names where it arose instead of its text."""
+    case = "tflm_hello_world_int8"
+    model = REALWORLD / case / "model.tflite"
+    full = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir)
+    stripped = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir, strip_error_text=True)
+    assert stripped["outputs"] == full["outputs"]
+    assert stripped["stats"]["ram_calls_in_invoke"] == 0
+    assert stripped["code_size"]["framework"] < full["code_size"]["framework"]
+    assert stripped["code_size"]["kernels"] < full["code_size"]["kernels"]
+    kws = "tiny_kws_ref_model"
+    with pytest.raises(firmware.FirmwareError, match=r"EL_ERROR create: edgelite error at builder\.c:\d+"):
+        firmware.build_and_run(REALWORLD / kws / "model.tflite", _inputs(kws), "cortex-m4", build_dir,
+                               op_models=[model], strip_error_text=True)
+    print(json.dumps({"case": case, "code_size": full["code_size"], "stripped_code_size": stripped["code_size"]}))

@@ -58,6 +58,25 @@ extern "C" {
     }                                                                                          \
   } while (0)
 
+#ifdef EDGELITE_STRIP_ERROR_TEXT
+/* A build without message texts (error.h) names only the failing check's file and line. */
+#undef EL_ENSURE
+#undef EL_ENSURE_MSG
+#undef EL_ENSURE_EQ
+#undef EL_ENSURE_TYPES_EQ
+#define EL_ENSURE_STRIPPED_(ctx, failed)                                    \
+  do {                                                                      \
+    if (failed) {                                                           \
+      (ctx)->ReportError((ctx), "edgelite error at %s:%d", EL_FILE, __LINE__); \
+      return kTfLiteError;                                                  \
+    }                                                                       \
+  } while (0)
+#define EL_ENSURE(ctx, cond) EL_ENSURE_STRIPPED_(ctx, !(cond))
+#define EL_ENSURE_MSG(ctx, cond, msg) EL_ENSURE_STRIPPED_(ctx, !(cond))
+#define EL_ENSURE_EQ(ctx, a, b) EL_ENSURE_STRIPPED_(ctx, (a) != (b))
+#define EL_ENSURE_TYPES_EQ(ctx, a, b) EL_ENSURE_STRIPPED_(ctx, (a) != (b))
+#endif
+
 #define EL_ENSURE_OK(ctx, expr)            \
   do {                                     \
     const TfLiteStatus el_s_ = (expr);     \
