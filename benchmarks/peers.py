@@ -172,9 +172,11 @@ def numpy1_python() -> Optional[Path]:
     return NUMPY1_PYTHON if NUMPY1_PYTHON.exists() else None
 
 
-def median_ratio(fns: Dict[str, Callable[[], None]], seconds: float, min_rounds: int = 5) -> Dict[str, float]:
-    """Median seconds per call of each function, measured in interleaved rounds so that a change in
-    machine load hits every runtime alike."""
+def median_ratio(fns: Dict[str, Callable[[], None]], seconds: float, min_rounds: int = 5,
+                 statistic: Callable[[List[float]], float] = np.median) -> Dict[str, float]:
+    """Median (or another `statistic`, such as min on a loaded machine) seconds per call of each
+    function, measured in interleaved rounds so that a change in machine load hits every runtime
+    alike."""
     import time
 
     times: Dict[str, List[float]] = {k: [] for k in fns}
@@ -188,7 +190,7 @@ def median_ratio(fns: Dict[str, Callable[[], None]], seconds: float, min_rounds:
             fn()
             times[key].append(time.perf_counter() - t0)
         rounds += 1
-    return {k: float(np.median(v)) for k, v in times.items()}
+    return {k: float(statistic(v)) for k, v in times.items()}
 
 
 def cpu_description() -> Tuple[str, int]:

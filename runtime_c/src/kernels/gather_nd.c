@@ -71,19 +71,32 @@ static TfLiteStatus gather_nd_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const TfLiteTensor* params = &ctx->tensors[node->inputs->data[0]];
   const TfLiteTensor* indices = &ctx->tensors[node->inputs->data[1]];
   TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
-  for (int64_t i = 0; i < d->n_slices; ++i) {
-    if (tuple_offset(d, indices, i) < 0) {
+  if (params->type == kTfLiteString) {
+    for (int64_t i = 0; i < d->n_slices; ++i) {
+      if (tuple_offset(d, indices, i) < 0) {
+        ctx->ReportError(ctx, "gather_nd index out of bounds");
+        return kTfLiteError;
+      }
+    }
+    return el_string_gather_slices(ctx, params, d->n_slices, d->slice, indices, d->k, d->dims, out);
+  }
+  /* One pass: slices whose sources follow each other are copied as one block. */
+  const size_t bytes = (size_t)d->slice * el_type_size(params->type);
+  int64_t run_start = 0, run_off = 0;
+  for (int64_t i = 0; i <= d->n_slices; ++i) {
+    const int64_t off = i < d->n_slices ? tuple_offset(d, indices, i) : 0;
+    if (off < 0) {
       ctx->ReportError(ctx, "gather_nd index out of bounds");
       return kTfLiteError;
     }
-  }
-  if (params->type == kTfLiteString) {
-    return el_string_gather_slices(ctx, params, d->n_slices, d->slice, indices, d->k, d->dims, out);
-  }
-  const size_t bytes = (size_t)d->slice * el_type_size(params->type);
-  for (int64_t i = 0; i < d->n_slices; ++i) {
-    const int64_t off = tuple_offset(d, indices, i);
-    memcpy(out->data.raw + (size_t)i * bytes, params->data.raw + (size_t)off * bytes, bytes);
+    if (i == d->n_slices || i == 0 || off != run_off + (i - run_start)) {
+      if (i > run_start && bytes > 0) {
+        memcpy(out->data.raw + (size_t)run_start * bytes, params->data.raw + (size_t)run_off * bytes,
+               (size_t)(i - run_start) * bytes);
+      }
+      run_start = i;
+      run_off = off;
+    }
   }
   return kTfLiteOk;
 }
