@@ -38,7 +38,7 @@ typedef enum conv_path {
   PATH_I16 = 5 /* int16 activations, int8 weights: conv16_opt.h */
 } conv_path;
 
-enum { MAX_TAPS = 256, POINTWISE_GROUP = 8 };
+enum { MAX_TAPS = 256, POINTWISE_GROUP = 8, NARROW_TAPS_MAX_KDIM = 64 };
 
 /* Largest table of tap offsets built in prepare; bigger convolutions compute them per tile. */
 #define MAX_TAP_TABLE_BYTES ((size_t)4 << 20)
@@ -359,8 +359,10 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_con
   s->f32_taps = el_fconv_taps_ok(g);
   s->fpadded = NULL;
   if (s->f32_taps) EL_ENSURE_OK(ctx, prepare_f32_taps(ctx, s));
-  /* At most 16 channels: the narrow kernel's tiles, for 1x1 and in-place taps. */
-  s->narrow = n <= EL_FGEMM_NR && s->fk->igemm_narrow != NULL && (g->pointwise || s->f32_taps);
+  /* At most 16 channels: the narrow kernel's tiles, for 1x1 and in-place taps (short filter rows
+   * only: its edge scratch grows with the tile, and longer rows keep the FMA units busy anyway). */
+  s->narrow = n <= EL_FGEMM_NR && s->fk->igemm_narrow != NULL &&
+              (g->pointwise || (s->f32_taps && g->kdim <= NARROW_TAPS_MAX_KDIM));
   /* im2col rows, or the gathered pixels of the in-place taps (as many floats). */
   const int tile = s->narrow ? EL_FGEMM_NARROW_MR : s->fk->mr;
   const size_t rows = g->pointwise ? 0 : (size_t)tile * (size_t)g->kdim * sizeof(float);
