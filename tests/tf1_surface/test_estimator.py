@@ -146,3 +146,27 @@ def test_spec_and_argument_errors(tmp_path):
     with pytest.raises(ValueError, match="Can not specify both save_checkpoints_steps and save_checkpoints_secs"):
         tf.estimator.RunConfig(save_checkpoints_steps=1, save_checkpoints_secs=1)
     assert tf.estimator.RunConfig().save_checkpoints_secs == 600
+
+
+def test_pandas_input_fn_feeds_columns_in_index_order(tmp_path):
+    pd = pytest.importorskip("pandas", reason="pandas_input_fn needs the optional pandas")
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+
+    def columns_model_fn(features, labels, mode, params):
+        stacked = tf.stack([features["a"], features["b"], features["c"]], axis=1)
+        # a Series target arrives as a [batch] vector
+        return model_fn({"x": stacked}, tf.reshape(labels, [-1, 1]), mode, params)
+
+    est = tf.estimator.Estimator(columns_model_fn, model_dir=str(tmp_path / "pd"), params={"lr": LR},
+                                 config=tf.estimator.RunConfig(log_step_count_steps=None))
+    target = pd.Series(Y[:, 0])
+    est.train(tf.estimator.inputs.pandas_input_fn(frame, target, batch_size=4, num_epochs=None, shuffle=False),
+              steps=5)
+    w, b = _numpy_train(5)
+    np.testing.assert_allclose(est.get_variable_value("w"), w, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="shuffle must be provided"):
+        tf.estimator.inputs.pandas_input_fn(frame, target)
+    with pytest.raises(ValueError, match="Cannot use name a for target column"):
+        tf.estimator.inputs.pandas_input_fn(frame, target, shuffle=False, target_column="a")
+    with pytest.raises(ValueError, match="Index for x and y are mismatched"):
+        tf.estimator.inputs.pandas_input_fn(frame, pd.Series(Y[:, 0], index=range(5, 15)), shuffle=False)
