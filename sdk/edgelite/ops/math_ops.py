@@ -617,8 +617,16 @@ def _reduction_shape(op: Any) -> list:
     return [[d for i, d in enumerate(dims) if i not in ax]]
 
 
+def _sum(x: np.ndarray, axis: tuple, keepdims: bool) -> np.ndarray:
+    # Over no axes the sum is its input, which TF forwards without a copy (the gradient of an elementwise
+    # add of same-shaped tensors sums over the empty axis lists BroadcastGradientArgs gives it).
+    if not axis:
+        return x
+    return np.sum(x, axis=axis, keepdims=keepdims)
+
+
 _REDUCERS = {
-    "Sum": (lambda x, axis, keepdims: np.sum(x, axis=axis, keepdims=keepdims), NUMBER_TYPES),
+    "Sum": (_sum, NUMBER_TYPES),
     "Mean": (_mean, NUMBER_TYPES), "Max": (_max, REAL_NUMBER_TYPES), "Min": (_min, REAL_NUMBER_TYPES),
     "Prod": (lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims), NUMBER_TYPES),
     "Any": (lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims), None),
