@@ -27,6 +27,14 @@ def _tensordot(tf, x):
     return tf.tensordot(x, w, 1)
 
 
+def _batch_matmul(tf, x):
+    return tf.matmul(x, tf.get_variable("dense/kernel", [8, UNITS]))
+
+
+def _layers_dense(tf, x):
+    return tf.layers.dense(x, UNITS, activation=tf.nn.relu)
+
+
 def _reduce(tf, x):
     return tf.reduce_mean(x, axis=1) + tf.reduce_sum(x, axis=1)
 
@@ -66,6 +74,10 @@ CASES = {
     "elementwise": (_elementwise, [1, None, 16, 3], [[1, 2, 16, 3], [1, 7, 16, 3], [1, 12, 16, 3]]),
     "dense": (_dense, [2, None, 8], [[2, 1, 8], [2, 4, 8], [2, 9, 8]]),
     "tensordot": (_tensordot, [2, None, 8], [[2, 1, 8], [2, 6, 8]]),
+    "batch_matmul": (_batch_matmul, [2, None, 8], [[2, 2, 8], [2, 5, 8]]),
+    "batch_matmul_static": (_batch_matmul, [2, 4, 8], [[2, 4, 8]]),
+    "layers_dense": (_layers_dense, [2, None, 8], [[2, 3, 8], [2, 7, 8]]),
+    "unknown_batch": (_elementwise, [None, None, 4], [[1, 3, 4], [3, 5, 4]]),
     "reduce": (_reduce, [2, None, 6], [[2, 1, 6], [2, 5, 6], [2, 11, 6]]),
     "conv": (_conv, [1, None, None, 3], [[1, 5, 7, 3], [1, 8, 8, 3], [1, 3, 10, 3]]),
     "reshape_flat": (_reshape_flat, [1, None, 4], [[1, 3, 4], [1, 10, 4]]),

@@ -108,17 +108,28 @@ def _matmul(b: Any, op: Any) -> None:
     if w is None or _attr(op, "transpose_a", False):
         _batch_matmul(b, op, adj_x=bool(_attr(op, "transpose_a", False)), adj_y=bool(_attr(op, "transpose_b", False)))
         return
-    weights = w if _attr(op, "transpose_b", False) else w.T
-    x = b.value(op.inputs[0])
+    _fully_connected(b, op, w if _attr(op, "transpose_b", False) else w.T, keep_num_dims=False)
+
+
+def _fully_connected(b: Any, op: Any, weights: np.ndarray, keep_num_dims: bool) -> None:
+    """FULLY_CONNECTED of op's first input with [out, in] weights and a zero bias (for a later ADD to fold into)."""
     wt = b.const(weights, op.inputs[1].op.name)
     bias = b.const(np.zeros(weights.shape[0], weights.dtype), op.name + "/bias")
-    b.emit("FULLY_CONNECTED", [x, wt, bias], [b.output(op.outputs[0])],
-           ("FullyConnectedOptions", {"fused_activation_function": _act(), "keep_num_dims": False}), op.type)
+    b.emit("FULLY_CONNECTED", [b.value(op.inputs[0]), wt, bias], [b.output(op.outputs[0])],
+           ("FullyConnectedOptions", {"fused_activation_function": _act(), "keep_num_dims": keep_num_dims}),
+           op.type)
 
 
 @emitter("BatchMatMulV2", "BatchMatMul")
 def _batch_matmul_op(b: Any, op: Any) -> None:
-    _batch_matmul(b, op, bool(_attr(op, "adj_x", False)), bool(_attr(op, "adj_y", False)))
+    adj_x, adj_y = bool(_attr(op, "adj_x", False)), bool(_attr(op, "adj_y", False))
+    w = b.const_of(op.inputs[1])
+    if w is not None and w.ndim == 2 and not adj_x:
+        # TF's converter writes a batched product with constant 2-D weights as FULLY_CONNECTED keeping the
+        # leading dimensions (version 5), which also runs with a dimension unknown until run time
+        _fully_connected(b, op, w if adj_y else w.T, keep_num_dims=True)
+        return
+    _batch_matmul(b, op, adj_x, adj_y)
 
 
 def _batch_matmul(b: Any, op: Any, adj_x: bool, adj_y: bool) -> None:
