@@ -170,3 +170,20 @@ def test_pandas_input_fn_feeds_columns_in_index_order(tmp_path):
         tf.estimator.inputs.pandas_input_fn(frame, target, shuffle=False, target_column="a")
     with pytest.raises(ValueError, match="Index for x and y are mismatched"):
         tf.estimator.inputs.pandas_input_fn(frame, pd.Series(Y[:, 0], index=range(5, 15)), shuffle=False)
+
+
+def test_hooks_exported_under_estimator_are_tf_train_classes(tmp_path):
+    names = ["CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook", "SessionRunHook", "SessionRunArgs",
+             "StopAtStepHook", "StepCounterHook", "SummarySaverHook", "FinalOpsHook", "FeedFnHook"]
+    assert all(getattr(tf.estimator, n) is getattr(tf.train, n) for n in names)
+
+    class CountSteps(tf.estimator.SessionRunHook):
+        def __init__(self):
+            self.calls = 0
+
+        def after_run(self, run_context, run_values):
+            self.calls += 1
+
+    counter = CountSteps()
+    _estimator(tmp_path).train(_train_input(), steps=3, hooks=[counter])
+    assert counter.calls == 3

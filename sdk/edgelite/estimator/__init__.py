@@ -1,9 +1,22 @@
-"""tf.estimator (the TF1 API): Estimator over a model_fn, EstimatorSpec, ModeKeys, RunConfig and inputs."""
+"""tf.estimator (the TF1 API): Estimator over a model_fn, EstimatorSpec, ModeKeys, RunConfig and inputs, plus the
+session-run hooks TF1 also exports under tf.estimator (the same classes as tf.train's)."""
 from __future__ import annotations
+
+from edgelite.train.basic_session_run_hooks import (CheckpointSaverHook, CheckpointSaverListener,  # noqa: F401
+                                                    FeedFnHook, FinalOpsHook, GlobalStepWaiterHook, LoggingTensorHook,
+                                                    NanLossDuringTrainingError, NanTensorHook, ProfilerHook,
+                                                    SecondOrStepTimer, StepCounterHook, StopAtStepHook,
+                                                    SummarySaverHook)
+from edgelite.train.session_run_hook import (SessionRunArgs, SessionRunContext, SessionRunHook,  # noqa: F401
+                                             SessionRunValues)
 
 from . import inputs  # noqa: F401
 from .estimator import Estimator  # noqa: F401
 from .model_fn import EstimatorSpec, ModeKeys  # noqa: F401
 from .run_config import RunConfig  # noqa: F401
 
-__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs"]
+__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
+           "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
+           "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "SessionRunArgs",
+           "SessionRunContext", "SessionRunHook", "SessionRunValues", "StepCounterHook", "StopAtStepHook",
+           "SummarySaverHook"]
