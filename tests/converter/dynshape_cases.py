@@ -54,6 +54,27 @@ def _shape_based(tf, x):
     return x / tf.cast(steps, tf.float32)
 
 
+def _fill_range(tf, x):
+    steps = tf.shape(x)[1]
+    position = tf.cast(tf.range(steps), tf.float32) / 10.0
+    return x + tf.ones(tf.shape(x)) + tf.reshape(position, [1, -1, 1])
+
+
+def _tile(tf, x):
+    w = tf.get_variable("query", [1, 1, 4])
+    return x * tf.tile(w, tf.stack([1, tf.shape(x)[1], 1]))
+
+
+def _pool(tf, x):
+    return tf.nn.max_pool(tf.nn.relu(x), [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+
+
+def _bidirectional(tf, x):
+    (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(tf.nn.rnn_cell.LSTMCell(UNITS), tf.nn.rnn_cell.LSTMCell(UNITS),
+                                                  x, dtype=tf.float32)
+    return tf.concat([fw, bw], 2)
+
+
 def _lstm(tf, x):
     out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(UNITS), x, dtype=tf.float32)
     return out
@@ -82,6 +103,10 @@ CASES = {
     "conv": (_conv, [1, None, None, 3], [[1, 5, 7, 3], [1, 8, 8, 3], [1, 3, 10, 3]]),
     "reshape_flat": (_reshape_flat, [1, None, 4], [[1, 3, 4], [1, 10, 4]]),
     "shape_based": (_shape_based, [1, None, 4], [[1, 2, 4], [1, 9, 4]]),
+    "fill_range": (_fill_range, [1, None, 4], [[1, 3, 4], [1, 8, 4]]),
+    "tile": (_tile, [1, None, 4], [[1, 2, 4], [1, 6, 4]]),
+    "pool": (_pool, [1, None, None, 3], [[1, 4, 6, 3], [1, 7, 5, 3]]),
+    "bidirectional": (_bidirectional, [2, None, 3], [[2, 1, 3], [2, 6, 3]]),
     "lstm": (_lstm, [2, None, 3], [[2, 1, 3], [2, 7, 3], [2, 12, 3]]),
     "gru": (_gru, [2, None, 3], [[2, 1, 3], [2, 6, 3]]),
     "gru_lengths": (_gru_lengths, [2, None, 3], [[2, 2, 3], [2, 5, 3]]),

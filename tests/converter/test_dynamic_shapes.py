@@ -22,8 +22,11 @@ TF_CASES = json.loads((FIXTURES / "tf_dynshape.json").read_text())["cases"]
 TF_ARRAYS = np.load(FIXTURES / "tf_dynshape.npz")
 OP_NAMES = {v: k for k, v in schema.BUILTIN_OPERATORS.items()}
 # The converter's documented difference (docs/rnn.md): a dynamic_rnn over a plain LSTM cell is written as the
-# fused op, where TF 2.21 leaves the rnn_cell loop as a WHILE.
-FUSED = {"lstm": [["UNIDIRECTIONAL_SEQUENCE_LSTM"]]}
+# fused op (the backward one of a bidirectional pair between REVERSE_V2s), where TF 2.21 leaves the rnn_cell loop
+# as a WHILE.
+FUSED = {"lstm": [["UNIDIRECTIONAL_SEQUENCE_LSTM"]],
+         "bidirectional": [["UNIDIRECTIONAL_SEQUENCE_LSTM", "REVERSE_V2", "UNIDIRECTIONAL_SEQUENCE_LSTM", "REVERSE_V2",
+                            "CONCATENATION"]]}
 
 
 def _build(name: str) -> tuple:

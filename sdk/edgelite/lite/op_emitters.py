@@ -489,9 +489,11 @@ def _slice(b: Any, op: Any) -> None:
 
 @emitter("Tile")
 def _tile(b: Any, op: Any) -> None:
-    consts = _const_operands(b, op, 1, "multiples")
-    if consts is not None:
-        b.emit("TILE", [b.value(op.inputs[0])] + consts, [b.output(op.outputs[0])], ("TileOptions", {}), op.type)
+    if b.const_of(op.inputs[1]) is None:  # multiples computed at run time (e.g. from tf.shape of an input)
+        multiples = [b.value(op.inputs[1])]
+    else:
+        multiples = _const_operands(b, op, 1, "multiples")
+    b.emit("TILE", [b.value(op.inputs[0])] + multiples, [b.output(op.outputs[0])], ("TileOptions", {}), op.type)
 
 
 @emitter("GatherV2")
@@ -508,8 +510,15 @@ def _gather(b: Any, op: Any) -> None:
 
 @emitter("Shape")
 def _shape(b: Any, op: Any) -> None:
+    x = b.value(op.inputs[0])
+    dtype = np.dtype(op.outputs[0].dtype.as_numpy_dtype)
+    for existing in b.graph.ops:
+        # each tf.shape(x) call is its own op; TF's converter merges those of one tensor into one SHAPE
+        if existing.code == "SHAPE" and existing.inputs[0] is x and existing.outputs[0].dtype == dtype:
+            b.alias(op.outputs[0], existing.outputs[0])
+            return
     out = b.output(op.outputs[0])
-    b.emit("SHAPE", [b.value(op.inputs[0])], [out], ("ShapeOptions", {"out_type": _tensor_type(out.dtype)}), op.type)
+    b.emit("SHAPE", [x], [out], ("ShapeOptions", {"out_type": _tensor_type(out.dtype)}), op.type)
 
 
 @emitter("BroadcastTo")
@@ -520,3 +529,4 @@ def _broadcast_to(b: Any, op: Any) -> None:
                ("BroadcastToOptions", {}), op.type)
 from edgelite.lite import rnn_emitters as _rnn_emitters  # noqa: E402,F401  (registers While/TensorListStack)
 from edgelite.lite import image_emitters as _image_emitters  # noqa: E402,F401  (registers the tf.image resizes)
+from edgelite.lite import shape_emitters as _shape_emitters  # noqa: E402,F401  (registers Fill/Range)

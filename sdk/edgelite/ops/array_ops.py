@@ -955,10 +955,13 @@ def _tile_shape(op: Any) -> list:
         n = op.inputs[1].shape[0].value if op.inputs[1].shape.ndims else None
         return [None if n is None else [None] * n]
     if m is None:
-        return [[None] * s.ndims]
+        # multiples computed at run time: the entries known at build time (a stack of constants and
+        # tf.shape slices) still give those dimensions, as TensorFlow's shape inference does
+        partial = tensor_util.constant_value_as_shape(op.inputs[1])
+        m = partial.as_list() if partial.ndims == s.ndims else [None] * s.ndims
     if len(m) != s.ndims:
         raise ValueError(f"Shape must be rank {s.ndims} but is rank {len(m)}")
-    return [[None if d is None else d * int(k) for d, k in zip(s.as_list(), m)]]
+    return [[None if d is None or k is None else d * int(k) for d, k in zip(s.as_list(), m)]]
 
 
 register_op("Tile", inputs=["input: T", "multiples: Tmultiples"], outputs=["output: T"],
