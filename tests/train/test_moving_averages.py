@@ -149,3 +149,27 @@ def test_apply_after_a_training_step_averages_the_updated_value():
             sess.run(tf.global_variables_initializer())
             sess.run(training_op)
             assert sess.run(w) == 0.0 and sess.run(ema.average(w)) == 3.0  # 4 - 0.25 * (4 - 0)
+
+
+def test_shadow_names_follow_the_variable_scope_as_tensorflow():
+    """apply() inside variable_scope('vs') names shadows vs/<var>/<name>; name scopes alone add nothing."""
+    ref = json.loads((FIXTURES / "ema_scoped.json").read_text())
+    with tf.Graph().as_default():
+        w = tf.Variable(1.0, name="w")
+        t = tf.placeholder(tf.float32, [3], name="t")
+        with tf.variable_scope("vs"):
+            first = ExponentialMovingAverage(0.9)
+            apply = first.apply([w, t])
+            with tf.name_scope("ns"):
+                ExponentialMovingAverage(0.9, name="E2").apply([w])
+            again = ExponentialMovingAverage(0.9)
+            again.apply([w])
+        with tf.name_scope("onlyns"):
+            ExponentialMovingAverage(0.9, name="E4").apply([w])
+        with tf.variable_scope("outer"), tf.variable_scope("inner"):
+            ExponentialMovingAverage(0.9, name="E5").apply([w])
+        assert [x.op.name for x in tf.global_variables()] == ref["global_variables"]
+        assert first.average_name(w) == ref["average_name_w"]
+        assert first.average_name(t) == ref["average_name_t"]
+        assert again.average(w).op.name == ref["again_w"]
+        assert apply.name == ref["apply_op"]

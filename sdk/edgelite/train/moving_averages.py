@@ -83,10 +83,13 @@ class ExponentialMovingAverage:
 
     def apply(self, var_list: Optional[List[Any]] = None) -> Any:
         """Create shadows for new items of var_list and return an op that updates all their averages."""
-        from edgelite.ops import control_flow_ops, math_ops, variables
+        from edgelite.ops import control_flow_ops, math_ops, variable_scope, variables
         if var_list is None:
             var_list = variables.trainable_variables()
         var_list = list(var_list)
+        # TensorFlow creates each shadow in a variable scope opened inside the caller's: vs/<var>/<name>.
+        scope_name = variable_scope.get_variable_scope().name
+        prefix = f"{scope_name}/" if scope_name else ""
         debiased = set()
         for var in var_list:
             if not (_is_variable(var) or isinstance(var, ops.Tensor)):
@@ -98,10 +101,10 @@ class ExponentialMovingAverage:
                 continue
             with init_scope():
                 if _is_variable(var):
-                    avg = self._shadow(var, self._initial_value_of(var))
+                    avg = self._shadow(var, self._initial_value_of(var), prefix)
                     ops.add_to_collection(ops.GraphKeys.MOVING_AVERAGE_VARIABLES, var)
                 else:
-                    avg = self._shadow(var, array_zeros_like(var))
+                    avg = self._shadow(var, array_zeros_like(var), prefix)
                     if self._zero_debias:
                         debiased.add(avg.ref())
             self._averages[key] = avg
@@ -122,10 +125,10 @@ class ExponentialMovingAverage:
         return control_flow_ops.cond(state_ops.is_variable_initialized(var), var.read_value,
                                      lambda: var.initial_value)
 
-    def _shadow(self, var: Any, initial_value: Any) -> Any:
+    def _shadow(self, var: Any, initial_value: Any, prefix: str) -> Any:
         from edgelite.ops import variables
         with colocated(var):
-            shadow = variables.Variable(initial_value, name=f"{var.op.name}/{self._name}", trainable=False,
+            shadow = variables.Variable(initial_value, name=f"{prefix}{var.op.name}/{self._name}", trainable=False,
                                         dtype=var.dtype.base_dtype)
         if var.get_shape().is_fully_defined():
             shadow.set_shape(var.get_shape())
