@@ -65,6 +65,10 @@ def _tile(tf, x):
     return x * tf.tile(w, tf.stack([1, tf.shape(x)[1], 1]))
 
 
+def _broadcast(tf, x):
+    return x * tf.broadcast_to(tf.get_variable("query", [1, 1, 4]), tf.shape(x))
+
+
 def _pool(tf, x):
     return tf.nn.max_pool(tf.nn.relu(x), [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
 
@@ -105,6 +109,7 @@ CASES = {
     "shape_based": (_shape_based, [1, None, 4], [[1, 2, 4], [1, 9, 4]]),
     "fill_range": (_fill_range, [1, None, 4], [[1, 3, 4], [1, 8, 4]]),
     "tile": (_tile, [1, None, 4], [[1, 2, 4], [1, 6, 4]]),
+    "broadcast": (_broadcast, [1, None, 4], [[1, 2, 4], [1, 7, 4]]),
     "pool": (_pool, [1, None, None, 3], [[1, 4, 6, 3], [1, 7, 5, 3]]),
     "bidirectional": (_bidirectional, [2, None, 3], [[2, 1, 3], [2, 6, 3]]),
     "lstm": (_lstm, [2, None, 3], [[2, 1, 3], [2, 7, 3], [2, 12, 3]]),

@@ -445,6 +445,13 @@ def _const_operands(b: Any, op: Any, first: int, what: str) -> Any:
     return [b.const(np.asarray(v, np.int32), t.op.name) for v, t in zip(values, op.inputs[first:])]
 
 
+def _int_operand(b: Any, t: Any) -> Any:
+    """An int32 constant for t, or the run-time tensor computing it (e.g. from tf.shape of an input whose
+    dimensions are known only at run time, which TFLite's TILE and BROADCAST_TO read as they run)."""
+    value = b.const_of(t)
+    return b.value(t) if value is None else b.const(np.asarray(value, np.int32), t.op.name)
+
+
 @emitter("Pad", "PadV2", "MirrorPad")
 def _pad(b: Any, op: Any) -> None:
     consts = _const_operands(b, op, 1, "paddings")
@@ -489,11 +496,8 @@ def _slice(b: Any, op: Any) -> None:
 
 @emitter("Tile")
 def _tile(b: Any, op: Any) -> None:
-    if b.const_of(op.inputs[1]) is None:  # multiples computed at run time (e.g. from tf.shape of an input)
-        multiples = [b.value(op.inputs[1])]
-    else:
-        multiples = _const_operands(b, op, 1, "multiples")
-    b.emit("TILE", [b.value(op.inputs[0])] + multiples, [b.output(op.outputs[0])], ("TileOptions", {}), op.type)
+    b.emit("TILE", [b.value(op.inputs[0]), _int_operand(b, op.inputs[1])], [b.output(op.outputs[0])],
+           ("TileOptions", {}), op.type)
 
 
 @emitter("GatherV2")
@@ -523,10 +527,8 @@ def _shape(b: Any, op: Any) -> None:
 
 @emitter("BroadcastTo")
 def _broadcast_to(b: Any, op: Any) -> None:
-    consts = _const_operands(b, op, 1, "the shape")
-    if consts is not None:
-        b.emit("BROADCAST_TO", [b.value(op.inputs[0])] + consts, [b.output(op.outputs[0])],
-               ("BroadcastToOptions", {}), op.type)
+    b.emit("BROADCAST_TO", [b.value(op.inputs[0]), _int_operand(b, op.inputs[1])], [b.output(op.outputs[0])],
+           ("BroadcastToOptions", {}), op.type)
 from edgelite.lite import rnn_emitters as _rnn_emitters  # noqa: E402,F401  (registers While/TensorListStack)
 from edgelite.lite import image_emitters as _image_emitters  # noqa: E402,F401  (registers the tf.image resizes)
 from edgelite.lite import shape_emitters as _shape_emitters  # noqa: E402,F401  (registers Fill/Range)
