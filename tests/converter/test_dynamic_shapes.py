@@ -117,9 +117,10 @@ def test_loop_over_unknown_batch_and_time_is_refused():
         tf.lite.TFLiteConverter.from_session(sess, [x], [out]).convert()
 
 
-@pytest.mark.parametrize("name", ["conv", "dense"])
+@pytest.mark.parametrize("name", ["conv", "dense", "lstm", "tensordot"])
 def test_full_integer_model_runs_after_resizing(name, litert):
-    # calibrated on the case's inputs at all its sizes; edgelite's int8 kernels agree with LiteRT's bit for bit
+    # calibrated on the case's inputs at all its sizes (the LSTM: the fused int8 kernel with its 16-bit cell);
+    # edgelite's int8 kernels agree with LiteRT's bit for bit
     sess, inputs, y = _build(name)
     converter = tf.lite.TFLiteConverter.from_session(sess, inputs, [y])
     converter.optimizations = [tf.lite.Optimize.DEFAULT]
