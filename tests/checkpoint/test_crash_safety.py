@@ -71,7 +71,10 @@ def test_sigkill_during_saves_never_corrupts_latest(tmp_path):
         with tf.Session() as sess:
             # On a loaded machine a child may be killed before its first save many times over: keep
             # killing past KILLS (for at most a minute) until enough saves completed to exercise the protocol.
+            # Kills that land before the child's first save (its start-up is slow under load) lengthen the
+            # next wait, so the kill moments keep falling inside the save loop.
             deadline = time.monotonic() + 60.0
+            stalls = 0
             while len(steps) < KILLS or ((steps[-1] < 10) and time.monotonic() < deadline):
                 pid = os.fork()
                 if pid == 0:  # pragma: no cover - the child never returns
@@ -79,11 +82,13 @@ def test_sigkill_during_saves_never_corrupts_latest(tmp_path):
                         _child(directory)
                     finally:
                         os._exit(1)
-                time.sleep(rng.uniform(0.0, 0.1))
+                time.sleep(rng.uniform(0.0, 0.1) + min(2.0, 0.05 * stalls))
                 os.kill(pid, signal.SIGKILL)
                 _, status = os.waitpid(pid, 0)
                 assert os.WIFSIGNALED(status), "the saving child died on its own"
-                steps.append(_check_directory(directory, restorer, variables, sess))
+                step = _check_directory(directory, restorer, variables, sess)
+                stalls = stalls + 1 if steps and step == steps[-1] else 0
+                steps.append(step)
     assert steps == sorted(steps), "a kill lost checkpoints that were already recorded"
     assert steps[-1] >= 10, f"too few saves completed to exercise the protocol ({steps[-1]})"
     assert len(train.get_checkpoint_state(directory).all_model_checkpoint_paths) <= 3
