@@ -183,7 +183,8 @@ def test_bound_and_capped_plan_at_most_tflite_micro(realworld_dir, case):
     assert info["lower_bound_bytes"] <= info["planned_bytes"] <= head
 
 
-@pytest.mark.parametrize("case", [MICRO_SPEECH, "tflm_keyword_scrambled", "tflm_trained_lstm", "tflm_trained_lstm_int8",
+@pytest.mark.parametrize("case", [MICRO_SPEECH, "tflm_keyword_scrambled", "tflm_keyword_scrambled_8bit",
+                                  "tflm_trained_lstm", "tflm_trained_lstm_int8",
                                   "tflm_xtensa_micro_speech_lstm", "tflm_seanet_conv0", "tflm_seanet_conv10"])
 def test_default_plan_at_most_tflite_micro(realworld_dir, case):
     """At default settings (inputs kept for a second invoke, fastest kernels) these models fit in

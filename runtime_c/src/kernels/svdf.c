@@ -84,7 +84,7 @@ static TfLiteStatus svdf_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_TYPES_EQ(ctx, out->type, in->type);
   int dims[2] = {d->batch, d->units};
   EL_ENSURE_OK(ctx, el_resize(ctx, out, 2, dims));
-  const size_t bf = (size_t)d->batch * d->filters, bu = (size_t)d->batch * d->units;
+  const size_t bf = (size_t)d->batch * d->filters;
   switch (in->type) {
     case kTfLiteFloat32:
       d->hybrid = wf->type == kTfLiteInt8;
@@ -109,7 +109,9 @@ static TfLiteStatus svdf_prepare(TfLiteContext* ctx, TfLiteNode* node) {
       d->input_zp = el_q_zero_point(in);
       d->output_zp = el_q_zero_point(out);
       d->state_zp = el_q_zero_point(state);
-      return ctx->RequestScratchBufferInArena(ctx, (bf + bu) * sizeof(int32_t), &d->scratch);
+      /* The integer path sums each unit's filters as it goes: no scratch. */
+      d->scratch = -1;
+      return kTfLiteOk;
     }
     default:
       return el_unsupported_type(ctx, "SVDF", in->type);
@@ -172,10 +174,8 @@ static void state_set(TfLiteTensor* t, size_t i, int32_t v) {
   }
 }
 
-static void eval_int8(TfLiteContext* ctx, const el_svdf_data* d, const TfLiteTensor* in, const TfLiteTensor* wf,
+static void eval_int8(const el_svdf_data* d, const TfLiteTensor* in, const TfLiteTensor* wf,
                       const TfLiteTensor* wt, const TfLiteTensor* bias, TfLiteTensor* state, int8_t* out) {
-  int32_t* scratch = ctx->GetScratchBuffer(ctx, d->scratch);
-  int32_t* acc = scratch + (size_t)d->batch * d->filters;
   const size_t total = (size_t)d->batch * d->filters * d->memory;
   if (total == 0) return;
   const size_t elem = el_type_size(state->type);
@@ -193,24 +193,22 @@ static void eval_int8(TfLiteContext* ctx, const el_svdf_data* d, const TfLiteTen
     }
   }
   for (int b = 0; b < d->batch; ++b) {
-    for (int f = 0; f < d->filters; ++f) {
-      const size_t w0 = (size_t)f * d->memory, s0 = ((size_t)b * d->filters + f) * d->memory;
-      int32_t dot = 0;
-      /* int32 sums wrap on overflow, as TFLite's do in practice. */
-      for (int m = 0; m < d->memory; ++m) {
-        dot = el_cov_add32(dot, state_get(wt, w0 + m) * (state_get(state, s0 + m) - d->state_zp));
-      }
-      scratch[(size_t)b * d->filters + f] = dot;
-    }
     for (int u = 0; u < d->units; ++u) {
       int32_t sum = bias ? bias->data.i32[u] : 0;
-      for (int r = 0; r < d->rank; ++r) sum = el_cov_add32(sum, scratch[(size_t)b * d->filters + (size_t)u * d->rank + r]);
-      acc[(size_t)b * d->units + u] = sum;
+      for (int r = 0; r < d->rank; ++r) {
+        const int f = u * d->rank + r;
+        const size_t w0 = (size_t)f * d->memory, s0 = ((size_t)b * d->filters + f) * d->memory;
+        /* int32 sums wrap on overflow, as TFLite's do in practice (so any grouping of them gives
+         * the same bits). */
+        int32_t dot = 0;
+        for (int m = 0; m < d->memory; ++m) {
+          dot = el_cov_add32(dot, state_get(wt, w0 + m) * (state_get(state, s0 + m) - d->state_zp));
+        }
+        sum = el_cov_add32(sum, dot);
+      }
+      const int32_t v = el_cov_add32(el_q_mbqm(sum, d->time_a, d->time_b), d->output_zp);
+      out[(size_t)b * d->units + u] = (int8_t)el_q_clamp(v, -128, 127);
     }
-  }
-  for (size_t i = 0; i < (size_t)d->batch * d->units; ++i) {
-    const int32_t v = el_cov_add32(el_q_mbqm(acc[i], d->time_a, d->time_b), d->output_zp);
-    out[i] = (int8_t)el_q_clamp(v, -128, 127);
   }
 }
 
@@ -224,7 +222,7 @@ static TfLiteStatus svdf_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   TfLiteTensor* state = &ctx->tensors[node->inputs->data[EL_SVDF_STATE]];
   TfLiteTensor* out = &ctx->tensors[node->outputs->data[0]];
   if (in->type == kTfLiteInt8) {
-    eval_int8(ctx, d, in, wf, wt, bias, state, out->data.int8);
+    eval_int8(d, in, wf, wt, bias, state, out->data.int8);
   } else {
     eval_float(ctx, d, p, in, wf, wt, bias, state->data.f, out->data.f);
   }

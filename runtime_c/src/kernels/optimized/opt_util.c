@@ -45,7 +45,9 @@ TfLiteStatus el_opt_request_scratch(TfLiteContext* ctx, size_t bytes, int thread
 void el_opt_withdraw_scratch(TfLiteContext* ctx, int index) {
   el_subgraph* sg = (el_subgraph*)ctx->impl_;
   if (sg == NULL || &sg->ctx != ctx || !sg->preparing) return;
-  if (index == sg->num_scratch - 1 && sg->scratch[index].node == sg->current_step) --sg->num_scratch;
+  if (index >= 0 && index == sg->num_scratch - 1 && sg->scratch[index].node == sg->current_step) {
+    --sg->num_scratch;
+  }
 }
 
 void* el_opt_scratch_slice(TfLiteContext* ctx, const el_opt_scratch* s, int thread) {

@@ -115,8 +115,6 @@ static TfLiteStatus opt_svdf_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     s->dot16 = dot16_avx2;
   }
 #endif
-  /* The time products are summed per unit as they are made: no scratch. */
-  el_opt_withdraw_scratch(ctx, d->scratch);
   s->fast = 1;
   return kTfLiteOk;
 }
