@@ -67,3 +67,21 @@ def test_merge_all_collection_and_errors():
                 sess.run(dup)
             with pytest.raises(errors.InvalidArgumentError, match="Nan in summary histogram for: h"):
                 sess.run(bad_hist)
+
+
+def test_merge_op_names_equal_tensorflow():
+    """merge / merge_all name their op inside a 'Merge' scope (or name/name), which scripts fetch by name."""
+    import json
+    ref = json.loads((FIXTURES / "merge_names.json").read_text())
+    with tf.Graph().as_default():
+        a = summary.scalar("a", tf.constant(1.0))
+        b = summary.histogram("b", tf.constant([1.0, 2.0]))
+        merged = [summary.merge([a, b]), summary.merge([a], name="foo"), summary.merge_all(),
+                  summary.merge_all(name="bar"), summary.merge([a, b], collections=["mine"])]
+        with tf.name_scope("outer"):
+            merged.append(summary.merge([a]))
+        assert [m.name for m in merged] == ref["merged"]
+        assert [t.name for t in tf.get_collection("mine")] == ref["mine"]
+        assert [t.name for t in tf.get_collection(tf.GraphKeys.SUMMARIES)] == ref["summaries"]
+        with tf.Session() as sess:
+            assert sess.run(merged[0]) == sess.run(merged[2])

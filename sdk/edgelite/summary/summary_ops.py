@@ -228,7 +228,10 @@ def tensor_summary(name: str, tensor: Any, summary_description: Optional[str] = 
 
 def merge(inputs: List[Any], collections: Optional[List[str]] = None, name: Optional[str] = None) -> Any:
     """One Summary combining serialized summaries; InvalidArgumentError at run time on a repeated tag."""
-    out = ops.apply_op("MergeSummary", [list(inputs)], name=name)
+    inputs = list(inputs)
+    # TensorFlow names the op inside a 'Merge' scope (Merge/MergeSummary, or name/name when named).
+    with ops.name_scope(name, "Merge", inputs):
+        out = ops.apply_op("MergeSummary", [inputs], name=name)
     if collections:
         for key in collections:
             ops.add_to_collection(key, out)
