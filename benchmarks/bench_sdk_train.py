@@ -151,6 +151,9 @@ def main() -> None:
     parser.add_argument("--cpu-time", action="store_true",
                         help="process CPU time instead of wall time: steadier on a loaded machine for single-threaded "
                              "runs (a multi-threaded framework's CPU time adds up its threads)")
+    parser.add_argument("--process-per-recipe", action="store_true",
+                        help="one worker process per framework and recipe, as a user trains one model per process "
+                             "(the default shares one process per framework across all recipes)")
     parser.add_argument("--worker", choices=["edgelite", "tensorflow"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     cases = args.cases.split(",")
@@ -160,17 +163,26 @@ def main() -> None:
     pythons = {"edgelite": sys.executable}
     if args.tf_python:
         pythons["tensorflow"] = args.tf_python
-    workers = {fw: Worker(py, fw, cases) for fw, py in pythons.items()}
-    if args.baseline:
-        workers["baseline"] = Worker(sys.executable, "edgelite", cases, args.baseline.resolve(), args.baseline_library)
+    def spawn(fw_cases: List[str], fw: str) -> Worker:
+        if fw == "baseline":
+            return Worker(sys.executable, "edgelite", fw_cases, args.baseline.resolve(), args.baseline_library)
+        return Worker(pythons[fw], fw, fw_cases)
+
+    frameworks = list(pythons) + (["baseline"] if args.baseline else [])
+    if args.process_per_recipe:
+        workers = {fw: {c: spawn([c], fw) for c in cases} for fw in frameworks}
+    else:
+        workers = {fw: dict.fromkeys(cases, spawn(cases, fw)) for fw in frameworks}
     times: Dict[str, Dict[str, List[float]]] = {fw: {c: [] for c in cases} for fw in workers}
     for r in range(args.rounds):
         order = list(workers) if r % 2 == 0 else list(reversed(list(workers)))
         for case in cases:
             for fw in order:
-                times[fw][case].append(workers[fw].run(case, args.steps)["cpu_seconds" if args.cpu_time else "seconds"])
-    for w in workers.values():
-        w.close()
+                out = workers[fw][case].run(case, args.steps)
+                times[fw][case].append(out["cpu_seconds" if args.cpu_time else "seconds"])
+    for per_case in workers.values():
+        for w in set(per_case.values()):
+            w.close()
     has_tf, has_base = "tensorflow" in times, "baseline" in times
     unit = "CPU ms/step" if args.cpu_time else "ms/step"
     print(f"| recipe | edgelite {unit} |" + (f" baseline {unit} |" if has_base else "")
