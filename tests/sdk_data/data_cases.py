@@ -211,6 +211,12 @@ def _csv(tf, records, defaults, **kw):
     return tf.io.decode_csv(records, defaults, **kw)
 
 
+def _parsed_scalar(tf):
+    record = ser(tf, image=("b", [b"\x01\x02\xfe\xff"]), label=("i", [2]))
+    return tf.io.parse_single_example(record, {"image": tf.io.FixedLenFeature([], tf.string),
+                                               "label": tf.io.FixedLenFeature([], tf.int64)})["image"]
+
+
 DECODE_CASES = [
     ("raw_int16", lambda tf: tf.io.decode_raw([b"abcd", b"\x01\x80\xff\x7f"], tf.int16)),
     ("raw_int16_big", lambda tf: tf.io.decode_raw([b"abcd", b"\x01\x80\xff\x7f"], tf.int16, little_endian=False)),
@@ -220,6 +226,9 @@ DECODE_CASES = [
                                                     little_endian=False)),
     ("err_raw_sizes", lambda tf: tf.io.decode_raw([b"abcd", b"ef"], tf.int16)),
     ("err_raw_multiple", lambda tf: tf.io.decode_raw([b"abc"], tf.int16)),
+    # A scalar string parsed from one Example feeds further string kernels (a TFRecord image pipeline's idiom).
+    ("raw_of_parsed_scalar", lambda tf: tf.io.decode_raw(_parsed_scalar(tf), tf.uint8)),
+    ("length_of_parsed_scalar", lambda tf: tf.strings.length(_parsed_scalar(tf))),
     ("csv_basic", lambda tf: _csv(tf, ["1,2.5,x", '3,,"y,z"', '-4,1e3,"q""r"'], [[0], [1.0], ["d"]])),
     ("csv_types", lambda tf: _csv(tf, ["7,8.5,9"], [tf.constant([0], tf.int64), tf.constant([0.0], tf.float64),
                                                       [0]])),

@@ -268,7 +268,9 @@ def parse_examples(serialized: np.ndarray, names: np.ndarray, dense: Sequence[De
     sparse_out = [_sparse_feature(s, feats, where) if s.index_keys else _sparse(s.key, s.dtype, feats, where)
                   for s in sparse]
     if scalar:
-        dense_out = [d[0] for d in dense_out]
+        # d[0, ...] keeps a 0-d array: d[0] of a string feature is a bare bytes object, which kernels reading
+        # this output (decode_raw, string ops) cannot reshape.
+        dense_out = [d[0, ...] for d in dense_out]
         sparse_out = [_scalarized(t) for t in sparse_out]
     return dense_out, sparse_out, feats, where
 
@@ -328,9 +330,9 @@ def parse_sequence_examples(serialized: np.ndarray, names: np.ndarray, context_d
             entries.append((i, len(steps), -1, None))
         seq_sp.append(_step_triple(entries, len(lists), s.dtype))
     if scalar:
-        ctx_dense = [d[0] for d in ctx_dense]
+        ctx_dense = [d[0, ...] for d in ctx_dense]
         ctx_sparse = [_scalarized(t) for t in ctx_sparse]
-        seq_out = [d[0] for d in seq_out]
+        seq_out = [d[0, ...] for d in seq_out]
         seq_sp = [_scalarized(t) for t in seq_sp]
     return ctx_dense, ctx_sparse, seq_out, seq_sp, lengths, ctx, lists, where
 
