@@ -140,7 +140,16 @@ def session_scalar_fetch_types(tf):
             "reprs": [repr(r) for r in values[1:5]]}
 
 
+def tensor_text_unknown_rank(tf):
+    """print(tensor) as scripts show it: str() leaves the shape out when the rank is unknown, repr() does not."""
+    u = tf.placeholder(tf.float32, name="u")
+    c = tf.constant([[1, 2, 3], [4, 5, 6]], name="c")
+    ident = tf.identity(u, name="ident")
+    return {"str_unknown": str(u), "repr_unknown": repr(u), "str_op_unknown": str(ident), "str_known": str(c),
+            "repr_known": repr(c)}
+
+
 CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_multi_axes_partial,
          tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
          tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index,
-         session_scalar_fetch_types]
+         session_scalar_fetch_types, tensor_text_unknown_rank]

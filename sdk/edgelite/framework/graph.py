@@ -139,7 +139,9 @@ class Tensor:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
     def __str__(self) -> str:
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+        # TensorFlow prints no shape for a tensor of unknown rank (repr still says shape=<unknown>).
+        shape = "" if self._shape.ndims is None else f", shape={self._shape}"
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
 
     def __hash__(self) -> int:
         return id(self)
