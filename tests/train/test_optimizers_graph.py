@@ -5,6 +5,8 @@ trajectory: every variable, slot and non-slot variable after each of 25 steps an
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ import edgelite.train as train
 from edgelite.framework.indexed_slices import IndexedSlices
 
 from _problem import build_problem, make_optimizer
-from _tf_fixtures import (assert_close, assert_close_free_running, optimizer_cases, optimizer_layout,
+from _tf_fixtures import (FIXTURES, assert_close, assert_close_free_running, optimizer_cases, optimizer_layout,
                           series)
 
 CASES = optimizer_cases()
@@ -306,3 +308,19 @@ def test_apply_gradients_inside_cond_builds_state_outside():
             # The first Adam step moves every coordinate by lr (m/sqrt(v) = sign(g)).
             np.testing.assert_allclose(sess.run(w), [0.9, 1.9], rtol=1e-6)
             np.testing.assert_allclose(sess.run(opt._get_non_slot_variable("beta1_power")), 0.81, rtol=1e-6)
+
+
+def test_slot_names_follow_the_variable_scope_as_tensorflow():
+    """minimize() inside variable_scope('train') names slots train/<var>/Adam and train/beta1_power (TF's
+    checkpoint keys); a name scope alone adds nothing."""
+    ref = json.loads((FIXTURES / "slot_names.json").read_text())
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0, 2.0], name="w")
+        with tf.variable_scope("train"):
+            adam = tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(w * w))
+        with tf.name_scope("ns"):
+            momentum = tf.train.MomentumOptimizer(0.1, 0.9).minimize(tf.reduce_sum(w * w))
+        with tf.variable_scope("a"), tf.variable_scope("b"):
+            rmsprop = tf.train.RMSPropOptimizer(0.1).minimize(tf.reduce_sum(w * w))
+        assert [x.op.name for x in tf.global_variables()] == ref["global_variables"]
+        assert [adam.name, momentum.name, rmsprop.name] == ref["ops"]

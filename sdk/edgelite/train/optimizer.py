@@ -46,6 +46,13 @@ def _new_variable(initial_value: Any, name: str, dtype: Any = None) -> Any:
     return variables.Variable(initial_value, name=name, trainable=False, dtype=dtype)
 
 
+def _variable_scope_prefix() -> str:
+    """'<scope>/' of the caller's variable scope: TensorFlow creates slot and non-slot variables inside it."""
+    from edgelite.ops import variable_scope
+    scope_name = variable_scope.get_variable_scope().name
+    return f"{scope_name}/" if scope_name else ""
+
+
 class Optimizer:
     """Base class for optimizers; use a subclass such as GradientDescentOptimizer."""
 
@@ -215,8 +222,9 @@ class Optimizer:
         named = self._slot_dict(slot_name)
         key = _var_key(var)
         if key not in named:
+            prefix = _variable_scope_prefix()
             with ops.colocate_with(var), ops.name_scope(None):
-                named[key] = _new_variable(val, name=f"{var.op.name}/{op_name}", dtype=var.dtype.base_dtype)
+                named[key] = _new_variable(val, name=f"{prefix}{var.op.name}/{op_name}", dtype=var.dtype.base_dtype)
         return named[key]
 
     def _zeros_slot(self, var: Any, slot_name: str, op_name: str) -> Any:
@@ -232,8 +240,9 @@ class Optimizer:
     def _create_non_slot_variable(self, initial_value: Any, name: str, colocate_with: Any) -> Any:
         key = (name, _graph_key(colocate_with.op.graph))
         if key not in self._non_slot_dict:
+            prefix = _variable_scope_prefix()
             with ops.colocate_with(colocate_with), ops.name_scope(None):
-                self._non_slot_dict[key] = _new_variable(initial_value, name=name)
+                self._non_slot_dict[key] = _new_variable(initial_value, name=prefix + name)
         return self._non_slot_dict[key]
 
     def _get_non_slot_variable(self, name: str, graph: Any = None) -> Any:
