@@ -53,15 +53,17 @@ def test_build_errors_match_tensorflow(name, fn):
 
 
 def test_unseeded_shuffles_differ_between_sessions():
-    x = tf.random_shuffle(tf.range(40))
-    q = tf.RandomShuffleQueue(40, 0, tf.int32, shapes=[[]])
-    enq, deq = q.enqueue_many([tf.range(40)]), q.dequeue_many(40)
+    # A graph of its own: a graph-level seed another test left on the default graph would seed these ops.
+    with tf.Graph().as_default():
+        x = tf.random_shuffle(tf.range(40))
+        q = tf.RandomShuffleQueue(40, 0, tf.int32, shapes=[[]])
+        enq, deq = q.enqueue_many([tf.range(40)]), q.dequeue_many(40)
 
-    def draw():
-        with tf.Session() as sess:
-            sess.run(enq)
-            return sess.run(x).tolist(), sess.run(deq).tolist()
-    (a, qa), (b, qb) = draw(), draw()
+        def draw():
+            with tf.Session() as sess:
+                sess.run(enq)
+                return sess.run(x).tolist(), sess.run(deq).tolist()
+        (a, qa), (b, qb) = draw(), draw()
     assert sorted(a) == sorted(qa) == list(range(40)) and a != b and qa != qb
 
 
