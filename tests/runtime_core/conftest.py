@@ -55,7 +55,7 @@ class CApi:
         buf = self.ffi.from_buffer(data)
         st = self.lib.el_model_create_from_buffer(buf, len(data), out, err, 8192)
         if st != 0:
-            return st, None, self.ffi.string(err).decode()
+            return st, None, self.ffi.string(err).decode("utf-8", "replace")
         model = self.ffi.gc(out[0], self.lib.el_model_destroy)
         self._keep = getattr(self, "_keep", {})
         self._keep[id(model)] = (data, buf)
@@ -75,7 +75,7 @@ class CApi:
             o.num_custom_ops = len(custom)
         st = self.lib.el_interpreter_create(model, o, out, err, 8192)
         if st != 0:
-            return st, None, self.ffi.string(err).decode()
+            return st, None, self.ffi.string(err).decode("utf-8", "replace")
         interp = self.ffi.gc(out[0], self.lib.el_interpreter_destroy)
         # The model must outlive its interpreter; tests often hold only the interpreter.
         self._keep = getattr(self, "_keep", {})
@@ -83,7 +83,7 @@ class CApi:
         return st, interp, ""
 
     def error(self, interp) -> str:
-        return self.ffi.string(self.lib.el_interpreter_error(interp)).decode()
+        return self.ffi.string(self.lib.el_interpreter_error(interp)).decode("utf-8", "replace")
 
 
 @pytest.fixture(scope="session")
