@@ -54,6 +54,14 @@ el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_tra
 el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_train_window* g,
                                           const float* x, const float* dy, float* dw);
 
+/* Matrix products of `batch` pairs: out[i] (m x n) = op(a[i]) . op(b[i]), where op(a) is m x depth
+ * (a stored depth x m when transpose_a) and op(b) is depth x n (b stored n x depth when
+ * transpose_b); matrix i of a starts a_stride floats after matrix i - 1 (0: one matrix for every
+ * pair), likewise for b. out holds the batch's m x n results one after another. */
+el_status el_train_mat_mul(const el_train_kernels* k, int32_t batch, int32_t m, int32_t n,
+                           int32_t depth, const float* a, int64_t a_stride, int32_t transpose_a,
+                           const float* b, int64_t b_stride, int32_t transpose_b, float* out);
+
 /* Depthwise convolution: output channel c * multiplier + m sees input channel c. */
 el_status el_train_depthwise_conv2d(const el_train_kernels* k, const el_train_window* g,
                                     const float* x, const float* w, float* y);

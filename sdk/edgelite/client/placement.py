@@ -65,8 +65,13 @@ def intra_op_thread_count(config: Any) -> int:
 
 
 def intra_op_threads(config: Any) -> ContextManager:
-    """Limit the BLAS/OpenMP pools the numpy kernels use to intra_op_parallelism_threads (0 = leave as is)."""
+    """Limit the compiled kernels' threads and the BLAS/OpenMP pools of the numpy kernels to
+    intra_op_parallelism_threads (0 = leave as is)."""
     threads = intra_op_thread_count(config)
     if threads == 0:
         return contextlib.nullcontext()
-    return _blas_controller().limit(limits=threads)
+    from edgelite.kernels.native_lib import threads_for_calls
+    stack = contextlib.ExitStack()
+    stack.enter_context(_blas_controller().limit(limits=threads))
+    stack.enter_context(threads_for_calls(threads))
+    return stack

@@ -12,6 +12,8 @@ from typing import Any, Iterator, Optional
 
 import numpy as np
 
+from . import native_lib
+
 CHOICES = ("native", "numpy")
 _ENV = "EDGELITE_SDK_KERNELS"
 
@@ -22,6 +24,7 @@ def _initial() -> str:
 
 
 _state = {"choice": _initial()}
+_FLOAT32 = np.dtype(np.float32)
 
 
 def select(name: str) -> None:
@@ -49,7 +52,6 @@ def using(name: str) -> Iterator[None]:
 
 def native_available() -> bool:
     """True when libedgelite's training kernels load."""
-    from . import native_lib
     return native_lib.handle() is not None
 
 
@@ -58,7 +60,6 @@ def native_for(*arrays: np.ndarray) -> Optional[Any]:
     if _state["choice"] != "native":
         return None
     for a in arrays:
-        if a.dtype != np.float32:
+        if a.dtype != _FLOAT32:
             return None
-    from . import native_lib
     return native_lib.handle()

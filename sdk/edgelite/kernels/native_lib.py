@@ -6,9 +6,11 @@ source tree otherwise) and the library is the one edgelite_runtime loaded. Any f
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
-from typing import Any, Optional
+import threading
+from typing import Any, Iterator, Optional
 
 _API_VERSION = 2
 _HEADER = "train_kernels.h"
@@ -21,6 +23,26 @@ class Handle:
         self.ffi = ffi
         self.lib = lib
         self.kernels = kernels
+        self._has: dict = {}
+
+    def has(self, name: str) -> bool:
+        """Whether the loaded library exports `name` (kernels added later than the API version it reports)."""
+        if name not in self._has:
+            try:
+                getattr(self.lib, name)
+                self._has[name] = True
+            except AttributeError:
+                self._has[name] = False
+        return self._has[name]
+
+    def with_threads(self, threads: int) -> "Handle":
+        """A kernel set on this library splitting its work over `threads` threads (its own pool)."""
+        out = self.ffi.new("el_train_kernels **")
+        if self.lib.el_train_kernels_create(self.ffi.NULL, threads, out) != 0:
+            return self
+        h = Handle(self.ffi, self.lib, self.ffi.gc(out[0], self.lib.el_train_kernels_destroy))
+        h._has = self._has
+        return h
 
     @property
     def threads(self) -> int:
@@ -70,10 +92,41 @@ def _load() -> Optional[Handle]:
 
 
 _cache: dict = {}
+_by_threads: dict = {}
+_local = threading.local()
+_lock = threading.Lock()
 
 
 def handle() -> Optional[Handle]:
-    """The loaded kernels, or None when libedgelite or its training kernels are not there (loaded once)."""
-    if "handle" not in _cache:
-        _cache["handle"] = _load()
-    return _cache["handle"]
+    """The loaded kernels, or None when libedgelite or its training kernels are not there (loaded once).
+
+    Inside `threads_for_calls(n)` the kernel set has n threads (ConfigProto's intra_op_parallelism_threads);
+    elsewhere EDGELITE_SDK_THREADS or one per CPU.
+    """
+    base = _cache.get("handle", _cache)
+    if base is _cache:
+        with _lock:
+            if "handle" not in _cache:
+                _cache["handle"] = _load()
+        base = _cache["handle"]
+    threads = _local.__dict__.get("threads")
+    if not threads or base is None:
+        return base
+    h = _by_threads.get(threads)
+    if h is None:
+        with _lock:
+            h = _by_threads.get(threads)
+            if h is None:
+                h = _by_threads[threads] = base if threads == base.threads else base.with_threads(threads)
+    return h
+
+
+@contextlib.contextmanager
+def threads_for_calls(threads: int) -> Iterator[None]:
+    """Makes this thread's kernel calls split their work over `threads` threads (0: the default) in the block."""
+    before = getattr(_local, "threads", 0)
+    _local.threads = max(int(threads), 0)
+    try:
+        yield
+    finally:
+        _local.threads = before

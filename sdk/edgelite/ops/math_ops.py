@@ -17,6 +17,7 @@ from edgelite.framework import tensor_util
 from edgelite.framework.op_def_registry import (
     FLOAT_COMPLEX_TYPES, FLOAT_TYPES, NUMBER_TYPES, REAL_NUMBER_TYPES, register_op,
 )
+from edgelite.kernels import matmul as native_matmul
 from edgelite.ops import array_ops
 from edgelite.ops.list_value import TensorListValue
 
@@ -470,14 +471,12 @@ def _matmul_shape(op: Any) -> list:
 
 
 def _matmul_kernel(ctx: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if ctx.attrs["transpose_a"]:
-        a = a.T
-    if ctx.attrs["transpose_b"]:
-        b = b.T
-    if a.shape[1] != b.shape[0]:
+    ta, tb = ctx.attrs["transpose_a"], ctx.attrs["transpose_b"]
+    if a.shape[0 if ta else 1] != b.shape[1 if tb else 0]:
         raise errors.InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {list(a.shape)}, In[1]: "
                                                       f"{list(b.shape)}")
-    return a @ b
+    out = native_matmul.mat_mul(a, b, ta, tb)
+    return (a.T if ta else a) @ (b.T if tb else b) if out is None else out
 
 
 register_op("MatMul", inputs=["a: T", "b: T"], outputs=["product: T"], kernel=_matmul_kernel,
@@ -505,6 +504,9 @@ def _bmm_shape(op: Any) -> list:
 
 
 def _bmm_kernel(ctx: Any, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    out = native_matmul.batch_mat_mul(a, b, ctx.attrs["adj_x"], ctx.attrs["adj_y"])
+    if out is not None:
+        return out
     if ctx.attrs["adj_x"]:
         a = np.conj(np.swapaxes(a, -1, -2))
     if ctx.attrs["adj_y"]:
