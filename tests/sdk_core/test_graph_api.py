@@ -70,7 +70,7 @@ def test_tensor_shape_rules():
     with pytest.raises(ValueError):
         tf.TensorShape([None]).assert_is_fully_defined()
     assert tf.TensorShape(5).as_list() == [5]
-    assert str(tf.TensorShape([None, 3])) == "(None, 3)" and s[1].value == 784 and s[1:].as_list() == [784]
+    assert str(tf.TensorShape([None, 3])) == "(?, 3)" and s[1].value == 784 and s[1:].as_list() == [784]
     with pytest.raises(TypeError):
         tf.TensorShape("ab")
 

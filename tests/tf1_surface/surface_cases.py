@@ -149,7 +149,20 @@ def tensor_text_unknown_rank(tf):
             "repr_known": repr(c)}
 
 
+def shape_text_unknown_dims(tf):
+    """print(x.shape) and str/repr of tensors and shapes in TF1 graph mode: an unknown dimension prints as '?' and
+    a TensorShape's repr lists Dimension objects; as_list() keeps None."""
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    v = tf.Variable(tf.zeros([2, 3]), name="v")
+    shapes = [x.shape, x.shape[1:], tf.TensorShape([None]), tf.TensorShape([]), tf.TensorShape(None),
+              tf.TensorShape([3, None, 2])]
+    return {"str_shapes": [str(s) for s in shapes], "repr_shapes": [repr(s) for s in shapes],
+            "format": "%s {} {!r}".format(x.shape, x.shape) % (x.get_shape(),), "str_x": str(x), "repr_x": repr(x),
+            "dims": [str(x.shape[0]), repr(x.shape[0]), str(x.shape[1]), repr(x.shape.dims)],
+            "as_list": [-1 if d is None else d for d in x.shape.as_list()], "str_v": str(v)}
+
+
 CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_multi_axes_partial,
          tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
          tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index,
-         session_scalar_fetch_types, tensor_text_unknown_rank]
+         session_scalar_fetch_types, tensor_text_unknown_rank, shape_text_unknown_dims]

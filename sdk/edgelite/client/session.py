@@ -223,7 +223,7 @@ class BaseSession:
         if not t.shape.is_compatible_with(arr.shape):
             raise errors.FeedShapeError(
                 None, t.op, f"Cannot feed value of shape {arr.shape!r} for Tensor {t.name!r}, which has shape "
-                            f"{_shape_str(t.shape)!r}")
+                            f"{str(t.shape)!r}")
         if len(self._accepted_feed_shapes) >= _MAX_ACCEPTED_FEED_SHAPES:
             self._accepted_feed_shapes.clear()
         self._accepted_feed_shapes[key] = t.shape
@@ -320,14 +320,6 @@ def _string_fetch(value: Any) -> Any:
     out = np.empty(arr.shape, dtype=object)
     out.ravel()[:] = [_as_bytes(x) for x in arr.ravel()]
     return out
-
-
-def _shape_str(shape: Any) -> str:
-    if shape.ndims is None:
-        return "<unknown>"
-    dims = shape.as_list()
-    inner = ", ".join("None" if d is None else str(d) for d in dims)
-    return f"({inner},)" if len(dims) == 1 else f"({inner})"
 
 
 class Session(BaseSession):

@@ -181,12 +181,14 @@ class TensorShape:
     def __repr__(self) -> str:
         if self._dims is None:
             return "TensorShape(None)"
-        return f"TensorShape({list(self._dims)})"
+        # TF1 (v1 TensorShape behaviour) lists Dimension objects: TensorShape([Dimension(None), Dimension(4)]).
+        return f"TensorShape({[Dimension(d) for d in self._dims]})"
 
     def __str__(self) -> str:
         if self._dims is None:
             return "<unknown>"
-        inner = ", ".join("None" if d is None else str(d) for d in self._dims)
+        # TF1 prints an unknown dimension as "?": (?, 4).
+        inner = ", ".join("?" if d is None else str(d) for d in self._dims)
         return f"({inner},)" if len(self._dims) == 1 else f"({inner})"
 
     def __len__(self) -> int:
