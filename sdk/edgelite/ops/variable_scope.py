@@ -5,6 +5,7 @@ import copy
 import enum
 import functools
 import inspect
+import math
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -764,7 +765,8 @@ def min_max_variable_partitioner(max_partitions: int = 1, axis: int = 0, min_sli
         dtype = dtypes.as_dtype(dtype)
         elem = bytes_per_string_element if dtype.base_dtype == dtypes.string else dtype.size
         total = int(np.prod(dims)) * elem
-        partitions = int(min(max_partitions, dims[axis], max(1, total // min_slice_size)))
+        # TF's rule: at least one shard, even for max_partitions=0 (canned estimators pass num_ps_replicas=0).
+        partitions = max(1, int(min(dims[axis], max_partitions, math.ceil(total / min_slice_size))))
         out = [1] * len(dims)
         out[axis] = partitions
         return out

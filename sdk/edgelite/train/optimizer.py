@@ -53,6 +53,19 @@ def _variable_scope_prefix() -> str:
     return f"{scope_name}/" if scope_name else ""
 
 
+def _slice_like_primary(slot: Any, primary: Any) -> None:
+    """A slot of one part of a partitioned variable is saved as a slice too. TF keys it by the primary's full name
+    plus the slot's name with len(primary.op.name) + 1 characters cut off its front, which is '<slot>' normally and
+    'part_0/<slot>' (or 't_0/<slot>') when minimize() ran inside a variable scope that doubled the prefix."""
+    info = getattr(primary, "_save_slice_info", None)
+    if info is None:
+        return
+    from edgelite.ops.variable_scope import _SaveSliceInfo
+    suffix = slot.op.name[len(primary.op.name) + 1:]
+    slot._set_save_slice_info(_SaveSliceInfo(f"{info.full_name}/{suffix}", info.full_shape, info.var_offset,
+                                             info.var_shape))
+
+
 class Optimizer:
     """Base class for optimizers; use a subclass such as GradientDescentOptimizer."""
 
@@ -146,6 +159,8 @@ class Optimizer:
         var_list = [v for g, v in converted if g is not None]
         if not var_list:
             raise ValueError(f"No gradients provided for any variable: {[str(v) for _, v in converted]}.")
+        # TF names non-slot variables (beta1_power) in the caller's name scope, which init_scope leaves.
+        self._non_slot_name_scope = ops.get_default_graph().get_name_scope()
         with _init_scope():
             self._create_slots(var_list)
         update_ops = []
@@ -225,6 +240,7 @@ class Optimizer:
             prefix = _variable_scope_prefix()
             with ops.colocate_with(var), ops.name_scope(None):
                 named[key] = _new_variable(val, name=f"{prefix}{var.op.name}/{op_name}", dtype=var.dtype.base_dtype)
+            _slice_like_primary(named[key], var)
         return named[key]
 
     def _zeros_slot(self, var: Any, slot_name: str, op_name: str) -> Any:
@@ -240,7 +256,8 @@ class Optimizer:
     def _create_non_slot_variable(self, initial_value: Any, name: str, colocate_with: Any) -> Any:
         key = (name, _graph_key(colocate_with.op.graph))
         if key not in self._non_slot_dict:
-            prefix = _variable_scope_prefix()
+            scope = getattr(self, "_non_slot_name_scope", "")
+            prefix = f"{scope}/" if scope else ""
             with ops.colocate_with(colocate_with), ops.name_scope(None):
                 self._non_slot_dict[key] = _new_variable(initial_value, name=prefix + name)
         return self._non_slot_dict[key]
