@@ -11,11 +11,12 @@ from edgelite.train.session_run_hook import (SessionRunArgs, SessionRunContext, 
                                              SessionRunValues)
 
 from . import inputs  # noqa: F401
-from .estimator import Estimator  # noqa: F401
+from .canned import DNNClassifier, DNNRegressor, LinearClassifier, LinearRegressor  # noqa: F401
+from .estimator import Estimator, WarmStartSettings  # noqa: F401
 from .model_fn import EstimatorSpec, ModeKeys  # noqa: F401
 from .run_config import RunConfig  # noqa: F401
 
-__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
+__all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "WarmStartSettings", "Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
            "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
            "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "SessionRunArgs",
            "SessionRunContext", "SessionRunHook", "SessionRunValues", "StepCounterHook", "StopAtStepHook",

@@ -2,6 +2,7 @@
 under model_dir so each call builds a fresh graph and resumes from the latest checkpoint."""
 from __future__ import annotations
 
+import collections
 import inspect
 import os
 import tempfile
@@ -12,7 +13,7 @@ import numpy as np
 from edgelite import tf_logging
 from edgelite.framework import ops, random_seed
 from edgelite.train import basic_session_run_hooks as hooks_lib
-from edgelite.train import checkpoint_management, checkpoint_utils, training_util
+from edgelite.train import checkpoint_management, checkpoint_utils, training_util, warm_starting
 from edgelite.train.monitored_session import (ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession,
                                               Scaffold)
 from edgelite.train.saver import Saver
@@ -40,6 +41,29 @@ class _StopAfterNEvalsHook(hooks_lib.SessionRunHook):
             run_context.request_stop()
 
 
+class WarmStartSettings(collections.namedtuple("WarmStartSettings", [
+        "ckpt_to_initialize_from", "vars_to_warm_start", "var_name_to_vocab_info", "var_name_to_prev_var_name"])):
+    """Where (checkpoint or model directory) and which variables (a regex over trainable variables, a list of
+    names) the first training of an Estimator initialises from."""
+
+    def __new__(cls, ckpt_to_initialize_from: str, vars_to_warm_start: Any = ".*",
+                var_name_to_vocab_info: Optional[dict] = None,
+                var_name_to_prev_var_name: Optional[dict] = None) -> "WarmStartSettings":
+        if not ckpt_to_initialize_from:
+            raise ValueError("Need to specify where to warm-start from (ckpt_to_initialize_from).")
+        return super().__new__(cls, ckpt_to_initialize_from, vars_to_warm_start, var_name_to_vocab_info or {},
+                               var_name_to_prev_var_name or {})
+
+
+def _warm_start_settings(warm_start_from: Any) -> Optional[WarmStartSettings]:
+    if warm_start_from is None or isinstance(warm_start_from, WarmStartSettings):
+        return warm_start_from
+    if isinstance(warm_start_from, (str, bytes, os.PathLike)):
+        path = os.fsdecode(warm_start_from)
+        return WarmStartSettings(ckpt_to_initialize_from=path)
+    raise ValueError(f"warm_start_from must be a string or a WarmStartSettings, instead got {type(warm_start_from)}")
+
+
 class Estimator:
     """Wraps a model_fn(features, labels, mode[, params][, config]) returning an EstimatorSpec."""
 
@@ -59,7 +83,7 @@ class Estimator:
         self._config = config.replace(model_dir=model_dir)
         self._params = dict(params or {})
         self._model_fn = model_fn
-        self._warm_start_from = warm_start_from
+        self._warm_start_settings = _warm_start_settings(warm_start_from)
         if "params" not in _fn_args(model_fn) and params:
             raise ValueError(f"model_fn ({model_fn}) does not include params argument, required by "
                              f"Estimator.params: {params}")
@@ -68,6 +92,7 @@ class Estimator:
     config = property(lambda self: self._config)
     params = property(lambda self: dict(self._params))
     model_fn = property(lambda self: self._model_fn)
+    warm_start_from = property(lambda self: self._warm_start_settings)
 
     # ---- checkpoints -----------------------------------------------------------------------------------------
     def latest_checkpoint(self) -> Optional[str]:
@@ -173,6 +198,10 @@ class Estimator:
         graph = ops.Graph()
         with graph.as_default():
             global_step, spec = self._build(graph, input_fn, ModeKeys.TRAIN)
+            if self._warm_start_settings is not None:
+                # Initializers read the checkpoint; a checkpoint in model_dir still wins when the session restores.
+                logger.info("Warm-starting with WarmStartSettings: %s", self._warm_start_settings)
+                warm_starting.warm_start(*self._warm_start_settings)
             from edgelite import summary
 
             summary.scalar("loss", spec.loss)
