@@ -284,6 +284,9 @@ from edgelite.ops.check_ops import (  # noqa: F401,E402
 # ---- training and summaries (packages of their own) -----------------------------------------------
 from edgelite import summary, train  # noqa: F401,E402
 
+# ---- tf.keras: Keras layers, Sequential/functional models, compile/fit in graph mode (keras) ---------------
+from edgelite import keras  # noqa: F401,E402
+
 # ---- tf.estimator: Estimator over a model_fn, EstimatorSpec, ModeKeys, RunConfig, inputs (tf1survey) --------
 from edgelite import estimator  # noqa: F401,E402
 from edgelite.summary.run_metadata import RunMetadata, RunOptions  # noqa: F401,E402

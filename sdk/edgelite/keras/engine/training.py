@@ -1,0 +1,348 @@
+"""compile / fit / evaluate / predict of a Keras model, run batch by batch in the Keras session (TF1 Keras loop).
+
+fit shuffles sample indices with numpy's global RNG each epoch (as Keras does), runs one training step per batch
+(learning phase fed as True) and reports each epoch's loss and metrics as the batch-size-weighted mean of the
+per-batch values computed before each update.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from edgelite.framework import ops
+from edgelite.ops import array_ops, math_ops
+
+from .. import backend, callbacks as cbks, losses as losses_mod, metrics as metrics_mod, optimizers
+from .base_layer import as_list
+
+_SAME_SHAPE_LOSSES = {"mean_squared_error", "binary_crossentropy", "categorical_crossentropy"}
+
+
+def _loss_name(fn: Any) -> str:
+    return getattr(fn, "__name__", None) or getattr(fn, "name", None) or type(fn).__name__
+
+
+def _per_output(value: Any, names: List[str], what: str) -> list:
+    """`value` spread over the outputs: one for all, a list in output order, or a dict by output name."""
+    if isinstance(value, dict):
+        unknown = [k for k in value if k not in names]
+        if unknown:
+            raise ValueError(f"Unknown entries in {what} dictionary: {unknown}. Only expected following keys: "
+                             f"{names}")
+        return [value.get(n) for n in names]
+    if isinstance(value, (list, tuple)) and what != "metrics":
+        if len(value) != len(names):
+            raise ValueError(f"When passing a list as {what}, it should have one entry per model outputs. The model "
+                             f"has {len(names)} outputs, but you passed {what}={value}")
+        return list(value)
+    return [value] * len(names)
+
+
+class TrainingMixin:
+    """The training half of keras.Model (mixed into Model)."""
+
+    # ---- compile ---------------------------------------------------------------------------------------
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, metrics: Any = None, loss_weights: Any = None,
+                sample_weight_mode: Any = None, weighted_metrics: Any = None, target_tensors: Any = None,
+                **kwargs: Any) -> None:
+        """Chooses the optimizer, the loss per output and the metrics; graph pieces are made when built."""
+        if kwargs:
+            raise TypeError(f"Invalid keyword argument(s) in `compile`: {set(kwargs)}")
+        self.optimizer = optimizers.get(optimizer)
+        self.loss = loss
+        self._compile_args = dict(loss=loss, metrics=metrics, loss_weights=loss_weights)
+        self._is_compiled = True
+        self._train_fn = self._test_fn = None
+        if self.built:
+            self._build_compiled()
+
+    def _build_compiled(self) -> None:
+        names = self.output_names
+        args = self._compile_args
+        loss_fns = [losses_mod.get(fn) for fn in _per_output(args["loss"], names, "loss")]
+        if any(fn is None for fn in loss_fns):
+            raise ValueError("No loss found. You may have forgotten to provide a `loss` argument in the `compile()` "
+                             "method.")
+        weights = _per_output(args["loss_weights"], names, "loss_weights") if args["loss_weights"] is not None \
+            else [1.0] * len(names)
+        metric_lists = args["metrics"]
+        if isinstance(metric_lists, dict):
+            metric_lists = [as_list(metric_lists.get(n)) for n in names]
+        else:
+            metric_lists = [as_list(metric_lists)] * len(names)
+        self._loss_fns = loss_fns
+        self.targets, self.sample_weights, output_losses = [], [], []
+        self.metrics_names, metric_tensors = ["loss"], []
+        for output, name, fn, weight in zip(self.outputs, names, loss_fns, weights):
+            ndim = output.shape.ndims
+            target = backend.placeholder(shape=[None] * ndim, dtype=output.dtype.base_dtype, name=name + "_target")
+            sample_weight = backend.placeholder(shape=[None], name=name + "_sample_weights")
+            self.targets.append(target)
+            self.sample_weights.append(sample_weight)
+            with ops.name_scope("loss"), ops.name_scope(name + "_loss"):
+                if isinstance(fn, losses_mod.Loss):
+                    out_loss = fn(target, output, sample_weight=sample_weight)
+                else:
+                    per_sample = fn(target, output)
+                    weighted = per_sample * math_ops.cast(sample_weight, per_sample.dtype)
+                    count = math_ops.cast(array_ops.size(per_sample), per_sample.dtype)
+                    out_loss = math_ops.div_no_nan(math_ops.reduce_sum(weighted), count)
+            output_losses.append(out_loss * weight if weight != 1.0 else out_loss)
+        with ops.name_scope("loss"):
+            total = output_losses[0]
+            for extra in output_losses[1:]:
+                total = total + extra
+            if self.losses:
+                total = total + math_ops.add_n(self.losses)
+        self.total_loss = total
+        if len(names) > 1:
+            self.metrics_names += [n + "_loss" for n in names]
+            metric_tensors += output_losses
+        for output, target, name, fn, wanted in zip(self.outputs, self.targets, names, loss_fns, metric_lists):
+            for metric in wanted:
+                metric_fn, metric_name = self._metric_for(metric, fn, output)
+                with ops.name_scope("metrics"), ops.name_scope(metric_name):
+                    metric_tensors.append(math_ops.reduce_mean(metric_fn(target, output)))
+                self.metrics_names.append(metric_name if len(names) == 1 else f"{name}_{metric_name}")
+        self._metric_tensors = metric_tensors
+
+    @staticmethod
+    def _metric_for(metric: Any, loss_fn: Any, output: Any) -> tuple:
+        """Keras resolves 'accuracy'/'acc' by the loss and output width; other names by metrics.get."""
+        if metric in ("accuracy", "acc"):
+            loss_name = _loss_name(getattr(loss_fn, "fn", loss_fn))
+            if output.shape.as_list()[-1] == 1 or loss_name == "binary_crossentropy":
+                return metrics_mod.binary_accuracy, "acc"
+            if loss_name == "sparse_categorical_crossentropy":
+                return metrics_mod.sparse_categorical_accuracy, "acc"
+            return metrics_mod.categorical_accuracy, "acc"
+        fn = metrics_mod.get(metric)
+        return fn, _loss_name(fn)
+
+    def _require_compiled(self) -> None:
+        if not getattr(self, "_is_compiled", False):
+            raise RuntimeError("You must compile your model before training/testing. Use "
+                               "`model.compile(optimizer, loss)`.")
+
+    def _ensure_built(self, x: Any) -> None:
+        if not self.built:
+            self._build_from_data(x)
+        if getattr(self, "_is_compiled", False) and not hasattr(self, "total_loss"):
+            self._build_compiled()
+
+    # ---- functions -------------------------------------------------------------------------------------
+    def _train_function(self) -> backend.Function:
+        if self._train_fn is None:
+            with ops.name_scope("training"):
+                updates = self.optimizer.get_updates(self.total_loss, self.trainable_weights)
+            phase = backend.graph_learning_phase(ops.get_default_graph())
+            inputs = self.inputs + self.targets + self.sample_weights + ([phase] if phase is not None else [])
+            self._train_fn = backend.Function(inputs, [self.total_loss] + self._metric_tensors,
+                                              updates=updates + self.updates)
+            self._train_has_phase = phase is not None
+        return self._train_fn
+
+    def _test_function(self) -> backend.Function:
+        if self._test_fn is None:
+            self._test_fn = backend.Function(self.inputs + self.targets + self.sample_weights,
+                                             [self.total_loss] + self._metric_tensors)
+        return self._test_fn
+
+    # ---- data ------------------------------------------------------------------------------------------
+    def _arrays(self, data: Any, tensors: List[Any], names: List[str], what: str) -> List[np.ndarray]:
+        """Data for each tensor (array, list or dict by name) as numpy arrays, checked against the tensor shapes."""
+        if isinstance(data, dict):
+            missing = [n for n in names if n not in data]
+            if missing:
+                raise ValueError(f"No data provided for \"{missing[0]}\". Need data for each key in: {names}")
+            data = [data[n] for n in names]
+        arrays = [np.asarray(d) for d in as_list(data)] if isinstance(data, (list, tuple)) and len(tensors) > 1 \
+            else [np.asarray(data)]
+        if len(arrays) != len(tensors):
+            raise ValueError(f"Error when checking model {what}: the list of Numpy arrays that you are passing to "
+                             f"your model is not the size the model expected. Expected to see {len(tensors)} "
+                             f"array(s), but instead got {len(arrays)} arrays.")
+        out = []
+        for arr, tensor, name in zip(arrays, tensors, names):
+            if arr.ndim == 1:
+                arr = arr[:, None]
+            expected = tensor.shape.as_list()
+            # targets are checked against the output by the loss (below), as Keras does
+            if what == "input":
+                if len(expected) != arr.ndim:
+                    raise ValueError(f"Error when checking {what}: expected {name} to have {len(expected)} "
+                                     f"dimensions, but got array with shape {arr.shape}")
+                for want, got in zip(expected[1:], arr.shape[1:]):
+                    if want is not None and want != got:
+                        shape = tuple(expected[1:])
+                        raise ValueError(f"Error when checking {what}: expected {name} to have shape {shape} but "
+                                         f"got array with shape {tuple(arr.shape[1:])}")
+            out.append(arr.astype(tensor.dtype.base_dtype.as_numpy_dtype, copy=False))
+        return out
+
+    def _standardize(self, x: Any, y: Any = None, sample_weight: Any = None) -> tuple:
+        self._ensure_built(x)
+        xs = self._arrays(x, self.inputs, self.input_names, "input")
+        if y is None:
+            return xs, [], []
+        self._require_compiled()
+        ys = self._arrays(y, self.outputs, self.output_names, "target")
+        for arr, output, fn in zip(ys, self.outputs, self._loss_fns):
+            name = _loss_name(getattr(fn, "fn", fn))
+            shape = output.shape.as_list()
+            if name in _SAME_SHAPE_LOSSES and len(shape) == arr.ndim:
+                if any(o is not None and o != a for o, a in zip(shape[1:], arr.shape[1:])):
+                    raise ValueError(f"A target array with shape {arr.shape} was passed for an output of shape "
+                                     f"{tuple(shape)} while using as loss `{name}`. This loss expects targets to "
+                                     "have the same shape as the output.")
+        counts = {a.shape[0] for a in xs}
+        target_counts = {a.shape[0] for a in ys}
+        if len(counts) > 1:
+            raise ValueError("All input arrays (x) should have the same number of samples. Got array shapes: "
+                             f"{[a.shape for a in xs]}")
+        if counts != target_counts:
+            raise ValueError(f"Input arrays should have the same number of samples as target arrays. Found "
+                             f"{xs[0].shape[0]} input samples and {ys[0].shape[0]} target samples.")
+        if sample_weight is None:
+            sws = [np.ones(xs[0].shape[0], np.float32) for _ in ys]
+        else:
+            sws = [np.asarray(w, np.float32).reshape(-1) for w in (sample_weight if isinstance(sample_weight, list)
+                                                                    else [sample_weight] * len(ys))]
+        return xs, ys, sws
+
+    # ---- loops -----------------------------------------------------------------------------------------
+    def _run_batches(self, fn: Any, arrays: List[np.ndarray], n: int, batch_size: int,
+                     index: Optional[np.ndarray] = None, extra: Sequence[Any] = (),
+                     on_batch: Any = None) -> List[float]:
+        """Runs fn per batch; returns the batch-size-weighted means of its outputs."""
+        totals: Optional[np.ndarray] = None
+        for b, start in enumerate(range(0, n, batch_size)):
+            ids = index[start:start + batch_size] if index is not None else slice(start, start + batch_size)
+            feed = [a[ids] for a in arrays] + list(extra)
+            if on_batch is not None:
+                on_batch.on_batch_begin(b, {"batch": b, "size": len(feed[0])})
+            outs = np.asarray(fn(feed), dtype=np.float64)
+            size = len(feed[0])
+            totals = outs * size if totals is None else totals + outs * size
+            if on_batch is not None:
+                on_batch.on_batch_end(b, dict(zip(self.metrics_names, [float(o) for o in outs]), batch=b, size=size))
+                if self.stop_training:
+                    n = min(n, start + size)
+                    break
+        return [float(t) / n for t in totals] if totals is not None else []
+
+    def fit(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None, epochs: int = 1,
+            verbose: int = 1, callbacks: Optional[List[cbks.Callback]] = None, validation_split: float = 0.0,
+            validation_data: Any = None, shuffle: Any = True, class_weight: Any = None, sample_weight: Any = None,
+            initial_epoch: int = 0, steps_per_epoch: Any = None, validation_steps: Any = None,
+            **kwargs: Any) -> cbks.History:
+        """Trains for `epochs` passes over (x, y) in batches of `batch_size` (32); returns the History."""
+        if kwargs:
+            raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
+        if class_weight is not None or steps_per_epoch is not None:
+            raise ValueError("class_weight and steps_per_epoch are not supported by this fit(); pass numpy arrays")
+        self._require_compiled()
+        batch_size = 32 if batch_size is None else int(batch_size)
+        xs, ys, sws = self._standardize(x, y, sample_weight)
+        val = None
+        if validation_data is not None:
+            vx, vy = validation_data[0], validation_data[1]
+            vw = validation_data[2] if len(validation_data) > 2 else None
+            val = self._standardize(vx, vy, vw)
+        elif validation_split and 0.0 < validation_split < 1.0:
+            split = int(xs[0].shape[0] * (1.0 - validation_split))
+            val = tuple([a[split:] for a in group] for group in (xs, ys, sws))
+            xs, ys, sws = tuple([a[:split] for a in group] for group in (xs, ys, sws))
+        arrays = xs + ys + sws
+        n = xs[0].shape[0]
+        fn = self._train_function()
+        extra = [True] if self._train_has_phase else []
+        history = cbks.History()
+        callback_list = cbks.CallbackList([history] + list(callbacks or []))
+        out_names = list(self.metrics_names)
+        if val is not None:
+            out_names += ["val_" + m for m in self.metrics_names]
+        for cb in callback_list.callbacks:
+            cb.set_model(self)
+            cb.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None, "samples": n,
+                           "verbose": verbose, "do_validation": val is not None, "metrics": out_names})
+        self.stop_training = False
+        if verbose:
+            print(f"Train on {n} samples" + (f", validate on {val[0][0].shape[0]} samples" if val else ""))
+        callback_list.on_train_begin({})
+        for epoch in range(initial_epoch, epochs):
+            callback_list.on_epoch_begin(epoch, {})
+            index = np.arange(n)
+            if shuffle:
+                np.random.shuffle(index)
+            started = time.time()
+            results = self._run_batches(fn, arrays, n, batch_size, index, extra, callback_list)
+            logs = dict(zip(self.metrics_names, results))
+            if val is not None:
+                val_results = self._run_batches(self._test_function(), val[0] + val[1] + val[2],
+                                                val[0][0].shape[0], batch_size)
+                logs.update(("val_" + k, v) for k, v in zip(self.metrics_names, val_results))
+            if verbose:
+                print(f"Epoch {epoch + 1}/{epochs}")
+                print(_progress_line(n, time.time() - started, logs, verbose))
+            callback_list.on_epoch_end(epoch, logs)
+            if self.stop_training:
+                break
+        callback_list.on_train_end({})
+        return history
+
+    def evaluate(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None, verbose: int = 1,
+                 sample_weight: Any = None, steps: Any = None, callbacks: Any = None, **kwargs: Any) -> Any:
+        """Loss (and metrics) over (x, y), batch-size-weighted over batches of `batch_size` (32)."""
+        self._require_compiled()
+        xs, ys, sws = self._standardize(x, y, sample_weight)
+        started = time.time()
+        results = self._run_batches(self._test_function(), xs + ys + sws, xs[0].shape[0],
+                                    32 if batch_size is None else int(batch_size))
+        if verbose:
+            print(_progress_line(xs[0].shape[0], time.time() - started, dict(zip(self.metrics_names, results)), 1))
+        values = [np.float32(r) for r in results]
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x: Any, batch_size: Optional[int] = None, verbose: int = 0, steps: Any = None,
+                callbacks: Any = None, **kwargs: Any) -> Any:
+        """Model outputs for x, computed in batches of `batch_size` (32) and concatenated."""
+        xs, _, _ = self._standardize(x)
+        batch_size = 32 if batch_size is None else int(batch_size)
+        fn = backend.Function(self.inputs, self.outputs)
+        n = xs[0].shape[0]
+        chunks = [fn([a[s:s + batch_size] for a in xs]) for s in range(0, n, batch_size)]
+        outs = [np.concatenate([c[i] for c in chunks]) for i in range(len(self.outputs))]
+        return outs[0] if len(outs) == 1 else outs
+
+    def train_on_batch(self, x: Any, y: Any, sample_weight: Any = None, class_weight: Any = None) -> Any:
+        """One training step on one batch; the loss (and metrics) before the update."""
+        self._require_compiled()
+        xs, ys, sws = self._standardize(x, y, sample_weight)
+        fn = self._train_function()
+        outs = fn(xs + ys + sws + ([True] if self._train_has_phase else []))
+        return outs[0] if len(outs) == 1 else list(outs)
+
+    def test_on_batch(self, x: Any, y: Any, sample_weight: Any = None) -> Any:
+        """Loss (and metrics) on one batch, without training."""
+        self._require_compiled()
+        xs, ys, sws = self._standardize(x, y, sample_weight)
+        outs = self._test_function()(xs + ys + sws)
+        return outs[0] if len(outs) == 1 else list(outs)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        """Outputs for one batch."""
+        xs, _, _ = self._standardize(x)
+        outs = backend.Function(self.inputs, self.outputs)(xs)
+        return outs[0] if len(outs) == 1 else outs
+
+
+def _progress_line(n: int, seconds: float, logs: Dict[str, float], verbose: int) -> str:
+    """Keras's end-of-epoch line: '150/150 - 0s - loss: 0.6931 - acc: 0.5000'."""
+    metrics = "".join(f" - {k}: {v:.4f}" for k, v in logs.items())
+    if verbose == 2:
+        return f"{n}/{n} - {seconds:.0f}s{metrics}"
+    per_sample = seconds / max(n, 1) * 1e6
+    return f"{n}/{n} [==============================] - {seconds:.0f}s {per_sample:.0f}us/sample{metrics}"

@@ -1,0 +1,20 @@
+"""tf.keras.layers: the Keras layers TF1-era graph code uses, callable on graph tensors."""
+from ..engine.base_layer import Layer  # noqa: F401
+from ..engine.input_layer import Input, InputLayer  # noqa: F401
+from edgelite.layers.input_spec import InputSpec  # noqa: F401
+from .convolutional import (  # noqa: F401
+    AveragePooling2D, Conv2D, GlobalAveragePooling2D, GlobalMaxPooling2D, MaxPooling2D,
+)
+from .core import Activation, Dense, Dropout, Flatten, Reshape  # noqa: F401
+from .embedding import Embedding  # noqa: F401
+from .merge import (  # noqa: F401
+    Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract, add, average, concatenate, maximum, minimum,
+    multiply, subtract,
+)
+from .normalization import BatchNormalization  # noqa: F401
+
+Convolution2D = Conv2D
+MaxPool2D = MaxPooling2D
+AvgPool2D = AveragePooling2D
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool2D = GlobalMaxPooling2D

@@ -1,0 +1,96 @@
+"""Keras Conv2D, pooling and global pooling layers (Conv2D and the 2-D pooling reuse edgelite.layers)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from edgelite.layers import convolutional as tf_conv
+from edgelite.layers.input_spec import InputSpec
+from edgelite.layers import pooling as tf_pool
+from edgelite.ops import math_ops
+
+from .. import activations, backend, initializers, regularizers
+from ..engine.base_layer import Layer
+from .core import kernel_bias_config
+
+
+class Conv2D(Layer, tf_conv.Conv2D):
+    """2-D convolution, kernel [kh, kw, in, filters] ('glorot_uniform'), then bias and activation."""
+
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
+                 data_format: Optional[str] = None, dilation_rate: Any = (1, 1), activation: Any = None,
+                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
+                 kernel_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any) -> None:
+        Layer._keras_init(tf_conv.Conv2D.__init__, self, filters, kernel_size, strides=strides, padding=padding,
+                          data_format=data_format or backend.image_data_format(), dilation_rate=dilation_rate,
+                          activation=activations.get(activation), use_bias=use_bias,
+                          kernel_initializer=initializers.get(kernel_initializer),
+                          bias_initializer=initializers.get(bias_initializer),
+                          kernel_regularizer=regularizers.get(kernel_regularizer),
+                          bias_regularizer=regularizers.get(bias_regularizer),
+                          activity_regularizer=regularizers.get(activity_regularizer),
+                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, **kwargs)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), filters=self.filters, kernel_size=list(self.kernel_size),
+                    strides=list(self.strides), padding=self.padding.lower(), data_format=self.data_format,
+                    dilation_rate=list(self.dilation_rate), **kernel_bias_config(self))
+
+
+class _Pooling2D(Layer):
+    """Shared Keras signature of the 2-D pooling layers: pool_size (2, 2), strides default pool_size."""
+
+    _base: Any = None
+
+    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
+                 data_format: Optional[str] = None, **kwargs: Any) -> None:
+        Layer._keras_init(self._base.__init__, self, pool_size, strides, padding=padding,
+                          data_format=data_format or backend.image_data_format(), **kwargs)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), pool_size=list(self.pool_size), padding=self.padding.lower(),
+                    strides=list(self.strides), data_format=self.data_format)
+
+
+class MaxPooling2D(_Pooling2D, tf_pool.MaxPooling2D):
+    """Max over 2-D windows."""
+
+    _base = tf_pool.MaxPooling2D
+
+
+class AveragePooling2D(_Pooling2D, tf_pool.AveragePooling2D):
+    """Mean over 2-D windows."""
+
+    _base = tf_pool.AveragePooling2D
+
+
+class _GlobalPooling2D(Layer):
+    """Reduces the spatial axes of a 4-D input."""
+
+    _reduce: Any = None
+
+    def __init__(self, data_format: Optional[str] = None, keepdims: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data_format = data_format or backend.image_data_format()
+        self.keepdims = keepdims
+        self.input_spec = InputSpec(ndim=4)
+
+    def call(self, inputs: Any) -> Any:
+        """One reduction over height and width."""
+        axes = [1, 2] if self.data_format == "channels_last" else [2, 3]
+        return type(self)._reduce(inputs, axis=axes, keepdims=self.keepdims)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), data_format=self.data_format, keepdims=self.keepdims)
+
+
+class GlobalAveragePooling2D(_GlobalPooling2D):
+    """Mean over height and width: [b, h, w, c] -> [b, c]."""
+
+    _reduce = staticmethod(math_ops.reduce_mean)
+
+
+class GlobalMaxPooling2D(_GlobalPooling2D):
+    """Max over height and width: [b, h, w, c] -> [b, c]."""
+
+    _reduce = staticmethod(math_ops.reduce_max)

@@ -1,0 +1,2 @@
+"""tf.keras.models: Model and Sequential."""
+from .engine.network import Model, Sequential  # noqa: F401

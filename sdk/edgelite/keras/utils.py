@@ -1,0 +1,28 @@
+"""tf.keras.utils: to_categorical and normalize."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+
+def to_categorical(y: Any, num_classes: Optional[int] = None, dtype: str = "float32") -> np.ndarray:
+    """One-hot rows for integer class ids (classes 0 .. max(y) unless num_classes is given)."""
+    y = np.array(y, dtype="int")
+    shape = y.shape
+    if shape and shape[-1] == 1 and len(shape) > 1:
+        shape = shape[:-1]
+    y = y.ravel()
+    if num_classes is None:
+        num_classes = int(np.max(y)) + 1
+    categorical = np.zeros((y.shape[0], num_classes), dtype=dtype)
+    categorical[np.arange(y.shape[0]), y] = 1
+    return categorical.reshape(shape + (num_classes,))
+
+
+def normalize(x: Any, axis: int = -1, order: int = 2) -> np.ndarray:
+    """x divided by its `order`-norm along `axis` (zero norms left as 1)."""
+    x = np.asarray(x)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis)

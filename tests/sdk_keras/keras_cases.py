@@ -1,0 +1,265 @@
+"""Keras cases shared by the TensorFlow fixture generator and the edgelite tests.
+
+Each case takes the `tf` module (tensorflow.compat.v1 with v2 behaviour disabled, or edgelite), builds a small
+Keras program in a fresh graph with weights drawn from a seeded numpy RNG, and returns a dict of results
+(numpy arrays, numbers, strings) that both implementations must agree on.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _fresh(tf):
+    tf.keras.backend.clear_session()
+    tf.reset_default_graph()
+    return tf.keras
+
+
+def _seed_weights(model, seed: int) -> None:
+    """Kernels and embeddings from a seeded normal; 1-D weights (biases, BN statistics) stay as initialised."""
+    rng = np.random.RandomState(seed)
+    values = []
+    for w in model.get_weights():
+        if w.ndim >= 2:
+            fan = int(np.prod(w.shape[:-1]))
+            values.append(rng.normal(0.0, 1.0 / np.sqrt(fan), w.shape).astype(w.dtype))
+        else:
+            values.append(w)
+    model.set_weights(values)
+
+
+def _digits(n: int, classes: int = 4, dim: int = 12, seed: int = 0):
+    rng = np.random.RandomState(seed)
+    centers = rng.normal(0, 1.5, (classes, dim))
+    labels = rng.randint(0, classes, n)
+    x = (centers[labels] + rng.normal(0, 1.0, (n, dim))).astype(np.float32)
+    return x, labels
+
+
+def _history(h) -> dict:
+    return {k: np.asarray(v, np.float64) for k, v in sorted(h.history.items())}
+
+
+def _mlp(K, optimizer, loss, out_units, out_activation, metrics=("accuracy",)):
+    model = K.Sequential([
+        K.layers.Dense(16, activation="relu", input_shape=(12,)),
+        K.layers.Dense(out_units, activation=out_activation),
+    ])
+    model.compile(optimizer=optimizer, loss=loss, metrics=list(metrics))
+    _seed_weights(model, 1)
+    return model
+
+
+def _train_case(tf, optimizer_fn, loss, target_fn, out_units, out_activation, epochs=3, shuffle=False,
+                metrics=("accuracy",)):
+    K = _fresh(tf)
+    x, labels = _digits(96)
+    y = target_fn(K, labels)
+    model = _mlp(K, optimizer_fn(K), loss, out_units, out_activation, metrics)
+    if shuffle:
+        np.random.seed(3)
+    hist = model.fit(x, y, batch_size=20, epochs=epochs, verbose=0, shuffle=shuffle)
+    ev = model.evaluate(x[:50], y[:50], verbose=0, batch_size=16)
+    out = dict(_history(hist), evaluate=np.asarray(ev, np.float64), predict=model.predict(x[:7]),
+               metrics_names=list(model.metrics_names))
+    for i, w in enumerate(model.get_weights()):
+        out[f"weight_{i}"] = w
+    return out
+
+
+def _one_hot(K, labels):
+    return K.utils.to_categorical(labels, 4)
+
+
+def case_sgd_categorical(tf):
+    """SGD (lr 0.01 default) + categorical cross-entropy on a softmax output."""
+    return _train_case(tf, lambda K: K.optimizers.SGD(), "categorical_crossentropy", _one_hot, 4, "softmax")
+
+
+def case_sgd_momentum_shuffled(tf):
+    """SGD with Nesterov momentum, fit shuffling with numpy's global RNG."""
+    return _train_case(tf, lambda K: K.optimizers.SGD(0.05, momentum=0.9, nesterov=True),
+                       "categorical_crossentropy", _one_hot, 4, "softmax", shuffle=True)
+
+
+def case_adam_sparse(tf):
+    """Adam (Keras defaults, epsilon 1e-7) + sparse categorical cross-entropy on integer labels."""
+    return _train_case(tf, lambda K: "adam", "sparse_categorical_crossentropy", lambda K, lab: lab, 4, "softmax")
+
+
+def case_rmsprop_binary(tf):
+    """RMSprop (zero-initialised mean square) + binary cross-entropy on a sigmoid output."""
+    return _train_case(tf, lambda K: K.optimizers.RMSprop(learning_rate=0.01), "binary_crossentropy",
+                       lambda K, lab: (lab % 2).astype(np.float32), 1, "sigmoid")
+
+
+def case_mse_linear(tf):
+    """MSE regression with mae/mse metrics, SGD with time decay."""
+    return _train_case(tf, lambda K: K.optimizers.SGD(0.05, decay=0.1), "mse",
+                       lambda K, lab: np.stack([lab, lab * 0.5], 1).astype(np.float32), 2, None,
+                       metrics=("mae", "mse"))
+
+
+def case_probability_crossentropy(tf):
+    """Categorical cross-entropy on a non-softmax output (clipped probabilities) and on a Loss object."""
+    K = _fresh(tf)
+    y_true = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], np.float32)
+    probs = np.array([[0.2, 0.7, 0.1], [0.9, 0.05, 0.05], [0.3, 0.3, 0.0]], np.float32)
+    t = tf.constant(y_true)
+    p = tf.constant(probs)
+    with tf.Session() as sess:
+        return {
+            "cce": sess.run(K.losses.categorical_crossentropy(t, p)),
+            "bce": sess.run(K.losses.binary_crossentropy(t, p)),
+            "scce": sess.run(K.losses.sparse_categorical_crossentropy(tf.constant([1, 0, 2]), p)),
+            "mse": sess.run(K.losses.mean_squared_error(t, p)),
+            "cce_object": sess.run(K.losses.CategoricalCrossentropy()(t, p)),
+            "cce_logits": sess.run(K.losses.CategoricalCrossentropy(from_logits=True)(t, p)),
+            "acc": sess.run(K.metrics.categorical_accuracy(t, p)),
+            "sparse_acc": sess.run(K.metrics.sparse_categorical_accuracy(tf.constant([[1.0], [0.0], [1.0]]), p)),
+            "binary_acc": sess.run(K.metrics.binary_accuracy(t, p)),
+        }
+
+
+def case_cnn_functional(tf):
+    """Functional CNN: Conv2D, MaxPooling2D, AveragePooling2D, Flatten, Dense; Adam, 2 epochs."""
+    K = _fresh(tf)
+    rng = np.random.RandomState(5)
+    x = rng.uniform(0, 1, (40, 8, 8, 1)).astype(np.float32)
+    labels = (x[:, :4].mean((1, 2, 3)) > x[:, 4:].mean((1, 2, 3))).astype(np.int64)
+    inp = K.layers.Input(shape=(8, 8, 1))
+    h = K.layers.Conv2D(4, 3, activation="relu", padding="same")(inp)
+    h = K.layers.MaxPooling2D()(h)
+    h = K.layers.Conv2D(6, (3, 3), activation="relu")(h)
+    h = K.layers.AveragePooling2D(pool_size=2, padding="same")(h)
+    h = K.layers.Flatten()(h)
+    out = K.layers.Dense(2, activation="softmax")(h)
+    model = K.Model(inputs=inp, outputs=out)
+    model.compile(K.optimizers.Adam(0.01), "sparse_categorical_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 2)
+    hist = model.fit(x, labels, batch_size=8, epochs=2, verbose=0, shuffle=False)
+    return dict(_history(hist), predict=model.predict(x[:5]),
+                evaluate=np.asarray(model.evaluate(x, labels, verbose=0), np.float64),
+                names=[w.name for w in model.weights], layer_names=[la.name for la in model.layers])
+
+
+def case_batchnorm_fit(tf):
+    """BatchNormalization trained by fit (moving statistics updated), then predict with the moving statistics."""
+    K = _fresh(tf)
+    x, labels = _digits(64, seed=4)
+    model = K.Sequential([K.layers.Dense(8, input_shape=(12,)), K.layers.BatchNormalization(),
+                          K.layers.Activation("relu"), K.layers.Dense(4, activation="softmax")])
+    model.compile("sgd", "sparse_categorical_crossentropy", metrics=["acc"])
+    _seed_weights(model, 6)
+    hist = model.fit(x, labels, batch_size=16, epochs=2, verbose=0, shuffle=False)
+    return dict(_history(hist), predict=model.predict(x[:6]), weights=np.concatenate(
+        [w.ravel() for w in model.get_weights()]), names=[w.name for w in model.weights])
+
+
+def case_merge_embedding(tf):
+    """Two-input functional model: Embedding + Flatten, Dense, Concatenate and Add; RMSprop with momentum."""
+    K = _fresh(tf)
+    rng = np.random.RandomState(7)
+    ids = rng.randint(0, 10, (30, 3))
+    feats = rng.normal(0, 1, (30, 5)).astype(np.float32)
+    target = rng.normal(0, 1, (30, 1)).astype(np.float32)
+    a = K.layers.Input(shape=(3,), dtype="int32", name="ids")
+    b = K.layers.Input(shape=(5,), name="feats")
+    e = K.layers.Flatten()(K.layers.Embedding(10, 2)(a))
+    c = K.layers.concatenate([e, b])
+    d1 = K.layers.Dense(4, activation="tanh")(c)
+    d2 = K.layers.Dense(4, activation="sigmoid")(c)
+    s = K.layers.Add()([d1, d2])
+    out = K.layers.Dense(1)(s)
+    model = K.Model([a, b], out)
+    model.compile(K.optimizers.RMSprop(0.01, momentum=0.5), "mean_absolute_error")
+    _seed_weights(model, 8)
+    hist = model.fit([ids, feats], target, batch_size=10, epochs=2, verbose=0, shuffle=False)
+    return dict(_history(hist), predict=model.predict([ids[:4], feats[:4]]),
+                evaluate=np.float64(model.evaluate([ids, feats], target, verbose=0)),
+                names=[w.name for w in model.weights], layer_names=[la.name for la in model.layers])
+
+
+def case_layers_in_graph(tf):
+    """tf.keras.layers on placeholders inside TF1 graph code trained by a tf.train optimizer in a Session."""
+    K = _fresh(tf)
+    x = tf.placeholder(tf.float32, [None, 12])
+    y = tf.placeholder(tf.int64, [None])
+    dense1 = K.layers.Dense(10, activation="relu", kernel_initializer=K.initializers.Constant(0.05))
+    h = dense1(x)
+    logits = K.layers.Dense(4, kernel_regularizer=K.regularizers.l2(0.01),
+                            kernel_initializer=K.initializers.Constant(-0.02), bias_initializer="ones")(h)
+    reg = tf.add_n(K.layers.Dense(1).losses + [tf.constant(0.0)])
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    data, labels = _digits(40, seed=9)
+    losses = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(5):
+            losses.append(sess.run([train, loss], {x: data, y: labels})[1])
+        kernel = sess.run(dense1.kernel)
+        reg_value = sess.run(reg)
+    return {"losses": np.asarray(losses, np.float64), "kernel": kernel, "reg": np.float64(reg_value),
+            "names": [v.name for v in tf.global_variables()], "output": logits.name}
+
+
+def case_names_and_shapes(tf):
+    """Layer and variable names, output shapes and parameter counts of assorted layers."""
+    K = _fresh(tf)
+    x = tf.placeholder(tf.float32, [None, 8, 8, 3], name="images")
+    outs = [K.layers.Conv2D(4, 3, strides=2)(x), K.layers.BatchNormalization()(x), K.layers.MaxPooling2D(3)(x),
+            K.layers.GlobalAveragePooling2D()(x), K.layers.GlobalMaxPooling2D()(x), K.layers.Flatten()(x),
+            K.layers.Reshape((-1, 3))(x), K.layers.Reshape((4, 48))(x), K.layers.Dense(5)(x),
+            K.layers.Activation("tanh")(x), K.layers.Concatenate(axis=1)([x, x]), K.layers.Conv2D(2, 1)(x)]
+    seq = K.Sequential([K.layers.Dense(3, input_dim=4), K.layers.Dropout(0.2), K.layers.Dense(2)], name="stack")
+    return {"shapes": [o.shape.as_list() for o in outs], "names": [v.name for v in tf.global_variables()],
+            "seq_layers": [la.name for la in seq.layers], "seq_input": seq.input.name,
+            "seq_output_shape": list(seq.output_shape), "seq_params": seq.count_params()}
+
+
+def case_summary(tf):
+    """summary() text of a Sequential model and of a functional chain."""
+    K = _fresh(tf)
+    lines = []
+    seq = K.Sequential([K.layers.Conv2D(8, 3, input_shape=(10, 10, 1)), K.layers.BatchNormalization(),
+                        K.layers.Flatten(), K.layers.Dense(10, activation="softmax")])
+    seq.summary(print_fn=lines.append)
+    inp = K.layers.Input((6,), name="features")
+    out = K.layers.Dense(2, name="head")(K.layers.Dense(4)(inp))
+    K.Model(inp, out, name="chain").summary(print_fn=lines.append)
+    return {"summary": "\n".join(lines)}
+
+
+def case_errors(tf):
+    """Error types and messages of common mistakes."""
+    K = _fresh(tf)
+    found = {}
+
+    def record(key, fn):
+        try:
+            fn()
+            found[key] = "no error"
+        except Exception as exc:  # noqa: BLE001 - the type and text are what is recorded
+            found[key] = f"{type(exc).__name__}: {exc}"
+
+    model = K.Sequential([K.layers.Dense(3, activation="softmax", input_shape=(4,))])
+    record("fit_uncompiled", lambda: model.fit(np.zeros((5, 4)), np.zeros((5, 3)), verbose=0))
+    model.compile("sgd", "categorical_crossentropy")
+    record("input_shape", lambda: model.fit(np.zeros((5, 3)), np.zeros((5, 3)), verbose=0))
+    record("sample_count", lambda: model.fit(np.zeros((5, 4)), np.zeros((6, 3)), verbose=0))
+    record("target_shape", lambda: model.fit(np.zeros((5, 4)), np.zeros((5, 2)), verbose=0))
+    record("unbuilt_weights", lambda: K.Sequential([K.layers.Dense(3)]).get_weights())
+    record("unbuilt_summary", lambda: K.Sequential([K.layers.Dense(3)]).summary())
+    record("dense_unknown_dim", lambda: K.layers.Dense(3)(tf.placeholder(tf.float32, [None, None])))
+    record("add_shapes", lambda: K.layers.Add()([tf.placeholder(tf.float32, [None, 4]),
+                                                 tf.placeholder(tf.float32, [None, 3])]))
+    record("set_weights_count", lambda: model.set_weights([np.zeros((4, 3))]))
+    record("unknown_activation", lambda: K.layers.Dense(3, activation="relux"))
+    record("unknown_loss", lambda: model.compile("sgd", "cross_entropy"))
+    record("unknown_optimizer", lambda: model.compile("sgdx", "mse"))
+    record("add_not_layer", lambda: K.Sequential().add(3))
+    return found
+
+
+CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}
