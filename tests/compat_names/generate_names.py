@@ -19,6 +19,8 @@ MODULES = [
     "graph_util", "image", "initializers", "io", "io.gfile", "layers", "linalg", "lite", "logging", "losses",
     "math", "metrics", "nest", "nn", "nn.rnn_cell", "python_io", "random", "saved_model", "sets", "signal",
     "sparse", "strings", "summary", "sysconfig", "test", "train", "train.experimental", "user_ops", "version",
+    "keras", "keras.activations", "keras.backend", "keras.callbacks", "keras.initializers", "keras.layers",
+    "keras.losses", "keras.metrics", "keras.models", "keras.optimizers", "keras.regularizers", "keras.utils",
 ]
 
 
