@@ -71,6 +71,13 @@ void el_train_pack_rows(const float* src, ptrdiff_t ld, int k, int n, float* pac
   for (int c0 = 0; c0 < n; c0 += EL_FGEMM_NR) {
     const int count = n - c0 < EL_FGEMM_NR ? n - c0 : EL_FGEMM_NR;
     float* dst = packed + (size_t)(c0 / EL_FGEMM_NR) * (size_t)k * EL_FGEMM_NR;
+    if (count == EL_FGEMM_NR) {
+      /* A fixed-size copy the compiler turns into one vector move (not a memcpy call per row). */
+      for (int i = 0; i < k; ++i, dst += EL_FGEMM_NR) {
+        for (int j = 0; j < EL_FGEMM_NR; ++j) dst[j] = src[i * ld + c0 + j];
+      }
+      continue;
+    }
     for (int i = 0; i < k; ++i, dst += EL_FGEMM_NR) {
       memcpy(dst, src + i * ld + c0, (size_t)count * sizeof(float));
       for (int j = count; j < EL_FGEMM_NR; ++j) dst[j] = 0.0f;

@@ -31,6 +31,18 @@ void el_train_parallel(const el_train_kernels* k, int tasks, el_task_fn fn, void
  * kernels bound-check every tap, so any such window is safe to run). */
 el_status el_train_check_window(const el_train_window* g);
 
+/* A 1x1 stride-1 window without padding: x is its own im2col matrix. */
+static inline bool el_train_pointwise(const el_train_window* g) {
+  return g->k_h == 1 && g->k_w == 1 && g->stride_h == 1 && g->stride_w == 1 && g->pad_top == 0 &&
+         g->pad_left == 0 && g->out_h == g->in_h && g->out_w == g->in_w;
+}
+/* The argument checks of a window kernel taking three arrays. */
+static inline el_status el_train_check_call(const el_train_kernels* k, const el_train_window* g,
+                                            const void* a, const void* b, const void* c) {
+  if (k == NULL || a == NULL || b == NULL || c == NULL) return EL_VALUE_ERROR;
+  return el_train_check_window(g);
+}
+
 static inline size_t el_train_pixels(const el_train_window* g) {
   return (size_t)g->batch * (size_t)g->out_h * (size_t)g->out_w;
 }
