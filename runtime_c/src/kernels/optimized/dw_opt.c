@@ -58,6 +58,10 @@ typedef struct el_opt_dw {
   uint8_t* expanded;   /* the input with each channel repeated multiplier times (multiplier > 1) */
   uint8_t* expanded_buffer;
   size_t expanded_cap;
+  /* float, stride 1, channels dividing 16 (8 on VWW's first layers): a run of pixels is one
+   * stretch of floats in and out, computed as runs of 16 "channels" holding `flat` pixels each,
+   * the weights and bias repeated along those 16 lanes (0: off). */
+  int flat;
 } el_opt_dw;
 
 static void* opt_dw_init(TfLiteContext* ctx, const char* buf, size_t len) {
@@ -170,11 +174,15 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_dw*
   const int taps = s->kh * s->kw, n = s->channels;
   EL_ENSURE_OK(ctx, buffers(ctx, s, taps, sizeof(float)));
   float* w = (float*)s->weights;
+  s->flat = s->sw == 1 && n < 16 && 16 % n == 0 ? 16 / n : 0;
+  /* Channel c's weights and bias in lane c (and, flat, in every lane j with j % n == c). */
+  const int lanes = s->flat ? 16 : n;
   for (int t = 0; t < taps; ++t) {
-    memcpy(w + (size_t)t * (size_t)s->stride, filter->data.f + (size_t)t * (size_t)n,
-           (size_t)n * sizeof(float));
+    for (int j = 0; j < lanes; ++j) {
+      w[(size_t)t * (size_t)s->stride + (size_t)j] = filter->data.f[(size_t)t * (size_t)n + (size_t)(j % n)];
+    }
   }
-  for (int c = 0; c < n; ++c) s->fbias[c] = bias ? bias->data.f[c] : 0.0f;
+  for (int j = 0; j < lanes; ++j) s->fbias[j] = bias ? bias->data.f[j % n] : 0.0f;
   memset(s->zero_row, 0, s->zero_cap);
   el_activation_range_f32(params->activation, &s->lo, &s->hi);
   s->path = PATH_F32;
@@ -254,6 +262,7 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   EL_ENSURE_OK(ctx, el_ref_depthwise_conv_2d.prepare(ctx, node));
   el_opt_dw* s = (el_opt_dw*)node->user_data;
   s->path = PATH_REFERENCE;
+  s->flat = 0;
   const TfLiteDepthwiseConvParams* params = (const TfLiteDepthwiseConvParams*)node->builtin_data;
   const TfLiteTensor* input = el_optional_input(ctx, node, 0);
   const TfLiteTensor* filter = el_optional_input(ctx, node, 1);
@@ -324,19 +333,37 @@ typedef struct dw_job {
   int in_h, in_w, pad_h, pad_w; /* of the image the taps read: the input or its padded copy */
 } dw_job;
 
+static void run_f32(const el_opt_dw* s, const float* const* tp, ptrdiff_t step, int count,
+                    int channels, float* out, ptrdiff_t out_step) {
+  s->k->f32(s->kh * s->kw, tp, step, count, channels, (const float*)s->weights, s->stride, s->fbias,
+            s->lo, s->hi, out, out_step);
+}
+
 /* One run of `count` pixels: the kernel of the node's path. */
-static void run(const el_opt_dw* s, const dw_job* j, const void* const* tp, ptrdiff_t step, int count,
-                uint8_t* out, size_t pixel) {
+static void run(const el_opt_dw* s, const void* const* tp, ptrdiff_t step, int count, uint8_t* out,
+                size_t pixel) {
   const int taps = s->kh * s->kw;
   if (s->path == PATH_Q8) {
     s->k->q8(taps, tp, step, count, s->is_unsigned, s->channels, (const int32_t*)s->weights,
              s->stride, &s->rq, (int8_t*)out, (ptrdiff_t)pixel);
-  } else {
-    s->k->f32(taps, (const float* const*)tp, step / (ptrdiff_t)sizeof(float), count, s->channels,
-              (const float*)s->weights, s->stride, s->fbias, s->lo, s->hi, (float*)out,
-              (ptrdiff_t)(pixel / sizeof(float)));
+    return;
   }
-  (void)j;
+  const float* const* x = (const float* const*)tp;
+  float* y = (float*)out;
+  const ptrdiff_t fpixel = (ptrdiff_t)(pixel / sizeof(float));
+  if (s->flat == 0 || count < s->flat) {
+    run_f32(s, x, step / (ptrdiff_t)sizeof(float), count, s->channels, y, fpixel);
+    return;
+  }
+  /* Neighbouring pixels are neighbouring floats (stride 1): 16 floats are `flat` whole pixels,
+   * lane j channel j % channels, as the repeated weights have it. */
+  const int vectors = count / s->flat, rest = count % s->flat;
+  run_f32(s, x, 16, vectors, 16, y, 16);
+  if (rest > 0) {
+    const float* tail[MAX_TAPS];
+    for (int t = 0; t < taps; ++t) tail[t] = x[t] + (ptrdiff_t)vectors * 16;
+    run_f32(s, tail, 0, 1, rest * s->channels, y + (ptrdiff_t)vectors * 16, 16);
+  }
 }
 
 static void dw_task(void* arg, int task, int thread) {
@@ -376,7 +403,7 @@ static void dw_task(void* arg, int task, int thread) {
         for (int fy = 0, t = 0; fy < s->kh; ++fy) {
           for (int fx = 0; fx < s->kw; ++fx, ++t) tp[t] = rows[fy] + (size_t)(ix0 + fx * s->dw) * pixel;
         }
-        run(s, j, tp, (ptrdiff_t)((size_t)s->sw * pixel), end - ox, out + (size_t)ox * pixel, pixel);
+        run(s, tp, (ptrdiff_t)((size_t)s->sw * pixel), end - ox, out + (size_t)ox * pixel, pixel);
         ox = end - 1;
         continue;
       }
@@ -387,7 +414,7 @@ static void dw_task(void* arg, int task, int thread) {
           tp[t] = (ix >= 0 && ix < j->in_w) ? (const void*)(rows[fy] + (size_t)ix * pixel) : s->zero_row;
         }
       }
-      run(s, j, tp, 0, 1, out + (size_t)ox * pixel, pixel);
+      run(s, tp, 0, 1, out + (size_t)ox * pixel, pixel);
     }
   }
 }

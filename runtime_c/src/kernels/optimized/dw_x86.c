@@ -285,37 +285,90 @@ EL_TARGET_VNNI static void q8_vnni(int taps, const void* const* x, ptrdiff_t ste
   EL_DW_Q8_BLOCKS(EL_DW_DPWSSD)
 }
 
+/* P pixels times V vectors of 16 channels from channel c (P and V constants once inlined): P * V
+ * independent sums per tap, so the FMA latency is hidden (four sums, as one 16-channel block of
+ * four pixels had, left the FMA units waiting on it half the time). Each output is still the bias
+ * plus the taps' products in tap order. Only the last vector can be partial (`last` lanes). */
+EL_TARGET_AVX512 static inline __attribute__((always_inline)) void f32_tile512(
+    int P, int V, int taps, const float* const* x, ptrdiff_t off, ptrdiff_t step, const float* w,
+    int stride, const float* bias, __mmask16 last, __m512 vlo, __m512 vhi, float* out,
+    ptrdiff_t out_step) {
+  __m512 acc[8][8];
+  _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
+    const __m512 b = _mm512_maskz_loadu_ps(v == V - 1 ? last : 0xFFFF, bias + 16 * v);
+    _Pragma("GCC unroll 8") for (int p = 0; p < P; ++p) acc[p][v] = b;
+  }
+  for (int t = 0; t < taps; ++t) {
+    const float* xt = x[t] + off;
+    const float* wt = w + (size_t)t * (size_t)stride;
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
+      const __mmask16 keep = v == V - 1 ? last : 0xFFFF;
+      const __m512 wv = _mm512_loadu_ps(wt + 16 * v);
+      _Pragma("GCC unroll 8") for (int p = 0; p < P; ++p) {
+        acc[p][v] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, xt + p * step + 16 * v), wv, acc[p][v]);
+      }
+    }
+  }
+  _Pragma("GCC unroll 8") for (int p = 0; p < P; ++p) {
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
+      _mm512_mask_storeu_ps(out + p * out_step + 16 * v, v == V - 1 ? last : 0xFFFF,
+                            _mm512_min_ps(_mm512_max_ps(acc[p][v], vlo), vhi));
+    }
+  }
+}
+
+#define EL_DW_F32_TILE(P, V)                                                                    \
+  EL_TARGET_AVX512 static __attribute__((noinline)) void f32_tile_##P##x##V(                    \
+      int taps, const float* const* x, ptrdiff_t off, ptrdiff_t step, const float* w,           \
+      int stride, const float* bias, __mmask16 last, __m512 vlo, __m512 vhi, float* out,        \
+      ptrdiff_t out_step) {                                                                     \
+    f32_tile512(P, V, taps, x, off, step, w, stride, bias, last, vlo, vhi, out, out_step);      \
+  }
+EL_DW_F32_TILE(8, 1)
+EL_DW_F32_TILE(4, 1)
+EL_DW_F32_TILE(4, 2)
+EL_DW_F32_TILE(2, 1)
+EL_DW_F32_TILE(2, 2)
+EL_DW_F32_TILE(2, 4)
+EL_DW_F32_TILE(1, 1)
+EL_DW_F32_TILE(1, 2)
+EL_DW_F32_TILE(1, 4)
+EL_DW_F32_TILE(1, 8)
+#undef EL_DW_F32_TILE
+
+typedef void (*f32_tile_fn)(int, const float* const*, ptrdiff_t, ptrdiff_t, const float*, int,
+                            const float*, __mmask16, __m512, __m512, float*, ptrdiff_t);
+
+/* Runs of 8 pixels take one 16-channel vector at a time; the last 1-7 pixels of a run (a whole
+ * run on 6x6 maps) take 4, 2 or 1 pixels by 2, 4 or 8 vectors, so a tile still holds about 8
+ * sums wherever the channels allow. */
 EL_TARGET_AVX512 static void f32_avx512(int taps, const float* const* x, ptrdiff_t step, int count,
                                         int channels, const float* w, int stride, const float* bias,
                                         float lo, float hi, float* out, ptrdiff_t out_step) {
+  static const f32_tile_fn by_vectors[4][4] = {
+      {f32_tile_1x1, f32_tile_1x2, f32_tile_1x4, f32_tile_1x8}, /* 1 pixel */
+      {f32_tile_2x1, f32_tile_2x2, f32_tile_2x4, f32_tile_2x4}, /* 2 pixels */
+      {f32_tile_4x1, f32_tile_4x2, f32_tile_4x2, f32_tile_4x2}, /* 4 pixels */
+      {f32_tile_8x1, f32_tile_8x1, f32_tile_8x1, f32_tile_8x1}, /* 8 pixels */
+  };
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  for (int c = 0; c < channels; c += 16) {
-    const int left = channels - c;
-    const __mmask16 keep = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
-    const __m512 b = _mm512_maskz_loadu_ps(keep, bias + c);
-    int i = 0;
-    for (; i + 4 <= count; i += 4) {
-      __m512 a0 = b, a1 = b, a2 = b, a3 = b;
-      for (int t = 0; t < taps; ++t) {
-        const float* p = x[t] + i * step + c;
-        const __m512 wv = _mm512_loadu_ps(w + (size_t)t * (size_t)stride + c);
-        a0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, p), wv, a0);
-        a1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, p + step), wv, a1);
-        a2 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, p + 2 * step), wv, a2);
-        a3 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, p + 3 * step), wv, a3);
+  const int vectors = (channels + 15) / 16;
+  int i = 0;
+  for (int lg = 3; lg >= 0; --lg) {
+    const int p = 1 << lg;
+    for (; i + p <= count; i += p) {
+      for (int v0 = 0; v0 < vectors;) {
+        /* The widest tile of at most 8 / p vectors that fits the channels left. */
+        int lv = 3 - lg;
+        while ((1 << lv) > vectors - v0) --lv;
+        const int nv = 1 << lv;
+        const int c = 16 * v0, end = 16 * (v0 + nv) < channels ? 16 * (v0 + nv) : channels;
+        const int left = end - 16 * (v0 + nv - 1);
+        const __mmask16 last = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
+        by_vectors[lg][lv](taps, x, (ptrdiff_t)i * step + c, step, w + c, stride, bias + c, last,
+                           vlo, vhi, out + (ptrdiff_t)i * out_step + c, out_step);
+        v0 += nv;
       }
-      _mm512_mask_storeu_ps(out + i * out_step + c, keep, _mm512_min_ps(_mm512_max_ps(a0, vlo), vhi));
-      _mm512_mask_storeu_ps(out + (i + 1) * out_step + c, keep, _mm512_min_ps(_mm512_max_ps(a1, vlo), vhi));
-      _mm512_mask_storeu_ps(out + (i + 2) * out_step + c, keep, _mm512_min_ps(_mm512_max_ps(a2, vlo), vhi));
-      _mm512_mask_storeu_ps(out + (i + 3) * out_step + c, keep, _mm512_min_ps(_mm512_max_ps(a3, vlo), vhi));
-    }
-    for (; i < count; ++i) {
-      __m512 a0 = b;
-      for (int t = 0; t < taps; ++t) {
-        a0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, x[t] + i * step + c),
-                             _mm512_loadu_ps(w + (size_t)t * (size_t)stride + c), a0);
-      }
-      _mm512_mask_storeu_ps(out + i * out_step + c, keep, _mm512_min_ps(_mm512_max_ps(a0, vlo), vhi));
     }
   }
 }
