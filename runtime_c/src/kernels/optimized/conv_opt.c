@@ -19,6 +19,7 @@
 #include "kernels/kernels.h"
 #include "kernels/optimized/conv16_opt.h"
 #include "kernels/optimized/conv_geom.h"
+#include "kernels/optimized/fconv_planes.h"
 #include "kernels/optimized/fconv_taps.h"
 #include "kernels/optimized/fgemm.h"
 #include "kernels/optimized/hconv_epilogue.h"
@@ -106,6 +107,10 @@ typedef struct el_opt_conv {
   float* fpadded_buffer;
   size_t fpadded_cap;
   el_conv_geom fpadded_geom;
+  int f32_planes; /* few input channels into 8: fconv_planes.h */
+  el_fconv_planes planes;
+  float* planes_buffer;
+  size_t planes_cap;
   /* hybrid path: the weight sums are in `bias`, the float bias in `fbias` */
   el_opt_scratch qinput; /* the quantized input, then per batch its scale and zero point */
   size_t qinput_bytes;
@@ -356,6 +361,19 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_con
   EL_ENSURE_OK(ctx, packed_buffer(ctx, s, s->block_bytes * (size_t)s->nblocks));
   el_fgemm_pack(filter->data.f, n, g->kdim, (float*)s->packed);
   el_activation_range_f32(params->activation, &s->act_lo, &s->act_hi);
+  s->f32_planes = el_fconv_planes_ok(g, el_context_isa(ctx));
+  if (s->f32_planes) {
+    const size_t bytes = (size_t)(el_fconv_planes_floats(g) + (int64_t)g->kdim * EL_FCONV_PLANES_OUT_C) *
+                         sizeof(float);
+    if (s->planes_cap < bytes) {
+      s->planes_buffer = (float*)el_opt_persistent(ctx, bytes);
+      EL_ENSURE(ctx, s->planes_buffer != NULL);
+      s->planes_cap = bytes;
+    }
+    el_fconv_planes_init(&s->planes, g, s->planes_buffer,
+                         s->planes_buffer + el_fconv_planes_floats(g), filter->data.f, s->fbias,
+                         s->act_lo, s->act_hi);
+  }
   s->f32_taps = el_fconv_taps_ok(g);
   s->fpadded = NULL;
   if (s->f32_taps) EL_ENSURE_OK(ctx, prepare_f32_taps(ctx, s));
@@ -365,7 +383,7 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_con
               (g->pointwise || (s->f32_taps && g->kdim <= NARROW_TAPS_MAX_KDIM));
   /* im2col rows, or the gathered pixels of the in-place taps (as many floats). */
   const int tile = s->narrow ? EL_FGEMM_NARROW_MR : s->fk->mr;
-  const size_t rows = g->pointwise ? 0 : (size_t)tile * (size_t)g->kdim * sizeof(float);
+  const size_t rows = g->pointwise || s->f32_planes ? 0 : (size_t)tile * (size_t)g->kdim * sizeof(float);
   EL_ENSURE_OK(ctx, el_opt_request_scratch(ctx, rows, s->threads, &s->scratch));
   s->path = PATH_F32;
   return kTfLiteOk;
@@ -806,6 +824,27 @@ static TfLiteStatus invoke_i16(TfLiteContext* ctx, conv_job* j) {
   return kTfLiteOk;
 }
 
+/* fconv_planes.h: the planes filled, then tasks of whole output rows. */
+static void planes_task(void* arg, int task, int thread) {
+  (void)thread;
+  const conv_job* j = (const conv_job*)arg;
+  const el_conv_geom* g = &j->s->g;
+  const int64_t rows = (int64_t)g->batches * g->out_h;
+  el_fconv_planes_rows(&j->s->planes, rows * task / j->tile_tasks, rows * (task + 1) / j->tile_tasks,
+                       (float*)j->out);
+}
+
+static TfLiteStatus invoke_planes(TfLiteContext* ctx, conv_job* j, const float* in) {
+  const el_opt_conv* s = j->s;
+  const el_cpu_backend* b = el_context_backend(ctx);
+  const int threads = el_cpu_threads(b) < s->threads ? el_cpu_threads(b) : s->threads;
+  el_fconv_planes_fill(&s->planes, in);
+  const int64_t rows = (int64_t)s->g.batches * s->g.out_h;
+  j->tile_tasks = el_opt_task_count(rows > 1 << 20 ? 1 << 20 : (int)rows, threads);
+  el_cpu_parallel(b, j->tile_tasks, threads, planes_task, j);
+  return kTfLiteOk;
+}
+
 static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
   const el_opt_conv* s = (const el_opt_conv*)node->user_data;
   if (s->path == PATH_REFERENCE) return el_ref_conv_2d.invoke(ctx, node);
@@ -845,6 +884,7 @@ static TfLiteStatus opt_conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     for (int c = 0; c < s->g.out_c; ++c) corr[c] = el_wrap_fold(0, fold, s->bias[c]);
     j.corr = corr;
   }
+  if (s->path == PATH_F32 && s->f32_planes) return invoke_planes(ctx, &j, input->data.f);
   if (s->path == PATH_F32 && s->fpadded != NULL) {
     el_fconv_fill_padded(&s->g, &s->fpadded_geom, input->data.f, s->fpadded);
     j.in = s->fpadded;

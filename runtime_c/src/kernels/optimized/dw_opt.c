@@ -174,7 +174,12 @@ static TfLiteStatus prepare_f32(TfLiteContext* ctx, TfLiteNode* node, el_opt_dw*
   const int taps = s->kh * s->kw, n = s->channels;
   EL_ENSURE_OK(ctx, buffers(ctx, s, taps, sizeof(float)));
   float* w = (float*)s->weights;
-  s->flat = s->sw == 1 && n < 16 && 16 % n == 0 ? 16 / n : 0;
+  /* Only where each channel of a pixel ran as a vector lane (fused multiply-adds) before: the
+   * AVX2 and NEON kernels take channels below their vector width one by one. */
+  const el_isa isa = el_context_isa(ctx);
+  const int lanes_before = isa == EL_ISA_SCALAR || isa == EL_ISA_AVX512 ||
+                           isa == EL_ISA_AVX512_VNNI || n == 8;
+  s->flat = lanes_before && s->sw == 1 && n < 16 && 16 % n == 0 ? 16 / n : 0;
   /* Channel c's weights and bias in lane c (and, flat, in every lane j with j % n == c). */
   const int lanes = s->flat ? 16 : n;
   for (int t = 0; t < taps; ++t) {
