@@ -6,8 +6,10 @@ from typing import Any, Optional
 
 import numpy as np
 
+from edgelite.client import plan_rewrites
 from edgelite.client.compiled_steps import StepSpec, assign_releases, compile_step
 from edgelite.client.inplace_steps import inplace_step
+from edgelite.client.memo_steps import constant_arrays, memo_kinds, memo_step
 from edgelite.client.run_lock import RunLock
 from edgelite.framework import errors
 from edgelite.framework.graph import Operation, Tensor
@@ -129,7 +131,9 @@ class Plan:
 
     Values known when the plan is built (constants, variable handles, statically known shapes) are
     stored in a template that every run starts from, so their ops never run. Each remaining op is one
-    compiled step (see compiled_steps); `step_ops[i]` is the op of `steps[i]`.
+    compiled step (see compiled_steps); `step_ops[i]` is the op of `steps[i]`. Ops that compute nothing
+    (NoOp, Identity of a value) share their input's slot and only appear in `steps` as a placeholder, so
+    a traced run still records them; an untraced run loops over `run_steps` without them.
     """
 
     def __init__(self, steps: list, step_ops: tuple, template: list, feed_slots: list, fetch_slots: list,
@@ -137,6 +141,9 @@ class Plan:
         self.ops = ops  # every op the fetches need, in run order (for placement checks and logging)
         self.steps = steps
         self.step_ops = step_ops
+        kept = [i for i, step in enumerate(steps) if step is not _elided]
+        self.run_steps = [steps[i] for i in kept]
+        self.run_ops = tuple(step_ops[i] for i in kept)
         self.template = template
         self.feed_slots = feed_slots
         self.fetch_slots = fetch_slots
@@ -156,21 +163,23 @@ class Plan:
         for slot, v in zip(self.feed_slots, feed_values):
             vals[slot] = v
         i = 0
+        step_ops = self.run_ops
         try:
             if trace is None:
-                for i, step in enumerate(self.steps):
+                for i, step in enumerate(self.run_steps):
                     step(vals)
             else:
+                step_ops = self.step_ops
                 for i, step in enumerate(self.steps):
                     wall, start = time.time_ns(), time.perf_counter_ns()
                     step(vals)
-                    trace.append((self.step_ops[i], wall, start, time.perf_counter_ns()))
+                    trace.append((step_ops[i], wall, start, time.perf_counter_ns()))
         except errors.OpError as e:
             if e.op is None:
-                e._op = self.step_ops[i]
+                e._op = step_ops[i]
             raise
         except (ValueError, IndexError, TypeError, ArithmeticError, np.linalg.LinAlgError) as e:
-            raise errors.InvalidArgumentError(None, self.step_ops[i], f"{type(e).__name__}: {e}") from e
+            raise errors.InvalidArgumentError(None, step_ops[i], f"{type(e).__name__}: {e}") from e
         result = []
         for slot in self.fetch_slots:
             if slot is None:
@@ -183,6 +192,18 @@ class Plan:
                 v = v.copy()
             result.append(v)
         return result
+
+
+def _elided(vals: list) -> None:
+    """The placeholder step of an op that shares its input's slot (recorded in traces, skipped otherwise)."""
+
+
+def _computes_nothing(op: Operation, slots: dict) -> bool:
+    """NoOp, or an Identity of a non-reference value whose output is not fed: its output can share the slot."""
+    if op.type == "NoOp":
+        return not op._inputs and not op._outputs
+    return (op.type in ("Identity", "StopGradient") and not op._inputs[0].dtype.is_ref_dtype
+            and not op._outputs[0].dtype.is_ref_dtype and op._outputs[0] not in slots)
 
 
 def _folded_value(op: Operation, state: SessionState) -> Any:
@@ -236,11 +257,17 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
             for d in deps:
                 stack.append((d, False))
     order = _without_unread_gradients(order, fetch_tensors, target_ops)
-    specs = []
+    lean = plan_rewrites.active()
+    entries: list = []  # (op, its StepSpec) per op to run; the spec is None for an op sharing its input's slot
     folded: dict = {}
     for op in order:
         kernel = _kernel_of(op)
         od = op.op_def
+        if lean and _computes_nothing(op, slots):
+            if op._outputs:
+                slots[op._outputs[0]] = slots[op._inputs[0]]
+            entries.append((op, None))
+            continue
         for t in op._outputs:
             slots.setdefault(t, len(slots))
         value = _folded_value(op, state)
@@ -255,7 +282,8 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
         out_dtypes = tuple(None if (t.dtype.is_ref_dtype or not t.dtype.is_numpy_compatible
                                     or t.dtype.as_numpy_dtype is np.object_)
                            else np.dtype(t.dtype.as_numpy_dtype) for t in op._outputs)
-        specs.append(StepSpec(op, kernel, OpContext(op, state), in_slots, deref, groups, out_slots, out_dtypes))
+        entries.append((op, StepSpec(op, kernel, OpContext(op, state), in_slots, deref, groups, out_slots,
+                                     out_dtypes)))
     for t in fetch_tensors:
         if t is not None and t not in slots:
             slots[t] = len(slots)
@@ -263,10 +291,20 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
     for slot, value in folded.items():
         template[slot] = value
     fetch_slots = [None if t is None else slots[t] for t in fetch_tensors]
+    specs = [spec for _, spec in entries if spec is not None]
     assign_releases(specs, {s for s in fetch_slots if s is not None})
-    steps = [inplace_step(spec) or compile_step(spec) for spec in specs]
-    return Plan(steps, tuple(spec.op for spec in specs), template, [slots[t] for t in feed_tensors], fetch_slots,
-                state, tuple(order))
+    kinds = iter(memo_kinds(specs, constant_arrays(template)) if lean else [None] * len(specs))
+    steps = []
+    for _, spec in entries:
+        kind = None if spec is None else next(kinds)
+        if spec is None:
+            steps.append(_elided)
+        elif kind is not None:
+            steps.append(memo_step(spec, kind))
+        else:
+            steps.append(inplace_step(spec) or compile_step(spec))
+    return Plan(steps, tuple(op for op, _ in entries), template, [slots[t] for t in feed_tensors], fetch_slots, state,
+                tuple(order))
 
 
 # Pure gradient ops that are often reached only through a control edge: the input gradient of a network's first
