@@ -262,4 +262,103 @@ def case_errors(tf):
     return found
 
 
+def _h5_layout(path) -> list:
+    """Every group/dataset path of an HDF5 file with its attribute names and weight_names (the Keras layout)."""
+    import h5py
+    rows = []
+    with h5py.File(path, "r") as f:
+        rows.append(["/", sorted(f.attrs)])
+
+        def visit(name, obj):
+            names = [n.decode() if isinstance(n, bytes) else str(n) for n in obj.attrs.get("weight_names", [])]
+            rows.append([name, sorted(obj.attrs), names, list(getattr(obj, "shape", []) or [])])
+        f.visititems(visit)
+    return rows
+
+
+def case_h5_save_load(tf):
+    """model.save / keras.models.load_model and save_weights / load_weights round trips, and the file layout."""
+    import os
+    import tempfile
+    K = _fresh(tf)
+    x, labels = _digits(32, seed=11)
+    model = K.Sequential([K.layers.Dense(6, activation="relu", input_shape=(12,)), K.layers.BatchNormalization(),
+                          K.layers.Dropout(0.0), K.layers.Dense(4, activation="softmax")])
+    model.compile(K.optimizers.SGD(0.1), "sparse_categorical_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 12)
+    model.fit(x, labels, batch_size=8, epochs=1, verbose=0, shuffle=False)
+    before = model.predict(x[:5])
+    with tempfile.TemporaryDirectory() as tmp:
+        full, weights = os.path.join(tmp, "model.h5"), os.path.join(tmp, "weights.h5")
+        model.save(full)
+        model.save_weights(weights)
+        layout = {"model": _h5_layout(full), "weights": _h5_layout(weights)}
+        K = _fresh(tf)
+        loaded = K.models.load_model(full)
+        after_load = loaded.predict(x[:5])
+        loaded_eval = loaded.evaluate(x, labels, verbose=0)
+        fresh = K.Sequential([K.layers.Dense(6, activation="relu", input_shape=(12,)),
+                              K.layers.BatchNormalization(), K.layers.Dropout(0.0),
+                              K.layers.Dense(4, activation="softmax")])
+        fresh.load_weights(weights)
+        after_weights = fresh.predict(x[:5])
+    return {"before": before, "after_load": after_load, "after_weights": after_weights,
+            "loaded_eval": np.asarray(loaded_eval, np.float64), "loaded_metrics": list(loaded.metrics_names),
+            "loaded_layers": [la.name for la in loaded.layers], "layout": layout}
+
+
+
+
+def saved_sequential(tf):
+    """A compiled Sequential CNN (Conv2D, BatchNormalization, pooling, Dense) with seeded weights and its input."""
+    K = _fresh(tf)
+    model = K.Sequential([K.layers.Conv2D(3, 3, activation="relu", input_shape=(6, 6, 2)),
+                          K.layers.BatchNormalization(), K.layers.MaxPooling2D(), K.layers.Flatten(),
+                          K.layers.Dropout(0.5), K.layers.Dense(3, activation="softmax")])
+    model.compile(K.optimizers.Adam(0.002), "categorical_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 21)
+    x = np.random.RandomState(22).uniform(0, 1, (4, 6, 6, 2)).astype(np.float32)
+    return model, x
+
+
+def saved_functional(tf):
+    """A two-input functional model (Embedding, Reshape, Concatenate, Add, GlobalAveragePooling2D) and its input."""
+    K = _fresh(tf)
+    ids = K.layers.Input((4,), dtype="int32", name="ids")
+    image = K.layers.Input((4, 4, 1), name="image")
+    e = K.layers.Reshape((4, 2, 1))(K.layers.Embedding(6, 2)(ids))
+    p = K.layers.GlobalAveragePooling2D()(K.layers.Concatenate(axis=2)([e, K.layers.AveragePooling2D((1, 2))(image)]))
+    out = K.layers.Add()([K.layers.Dense(2)(p), K.layers.Dense(2, activation="tanh")(p)])
+    model = K.Model([ids, image], out, name="two_inputs")
+    _seed_weights(model, 23)
+    rng = np.random.RandomState(24)
+    return model, [rng.randint(0, 6, (3, 4)).astype(np.int32), rng.uniform(0, 1, (3, 4, 4, 1)).astype(np.float32)]
+
+
+SAVED_MODELS = {"sequential": saved_sequential, "functional": saved_functional}
+
+
+def case_callbacks(tf):
+    """EarlyStopping on the training loss, ModelCheckpoint keeping only improvements, LearningRateScheduler."""
+    import os
+    import tempfile
+    K = _fresh(tf)
+    x, labels = _digits(64, seed=13)
+    model = _mlp(K, K.optimizers.SGD(0.2), "sparse_categorical_crossentropy", 4, "softmax")
+    seen = []
+    with tempfile.TemporaryDirectory() as tmp:
+        callbacks = [
+            K.callbacks.EarlyStopping(monitor="loss", min_delta=0.02, patience=1),
+            K.callbacks.ModelCheckpoint(os.path.join(tmp, "w.{epoch:02d}.h5"), monitor="val_acc",
+                                        save_best_only=True, save_weights_only=True),
+            K.callbacks.LearningRateScheduler(lambda epoch: 0.2 / (1 + epoch)),
+            K.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append(epoch)),
+        ]
+        hist = model.fit(x, labels, batch_size=16, epochs=30, verbose=0, shuffle=False, validation_split=0.25,
+                         callbacks=callbacks)
+        files = sorted(os.listdir(tmp))
+    return dict(_history(hist), epochs=hist.epoch, files=files, seen=seen,
+                stopped=callbacks[0].stopped_epoch)
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+import numpy as np
+
 from edgelite.framework import dtypes, ops
 from edgelite.ops import control_flow_ops, math_ops, state_ops, variables
 from edgelite.train import optimizer as tf_optimizer
@@ -44,15 +46,18 @@ class Optimizer:
         with ops.control_dependencies(None):
             var = variables.Variable(value, name=name, dtype=dtype, trainable=False)
         backend.track_variable(var)
-        self._weights.append(var)
         return var
 
     @property
     def learning_rate(self) -> Any:
         """The learning-rate variable (made in the current graph on first use)."""
+        with ops.name_scope(self._name):
+            return self._lr_variable()
+
+    def _lr_variable(self) -> Any:
+        """The learning-rate variable, made in the current name scope on first use in this graph."""
         if self._lr_var is None or self._lr_var.graph is not ops.get_default_graph():
-            with ops.name_scope(self._name):
-                self._lr_var = self._variable(self._initial_lr, "learning_rate", dtypes.float32)
+            self._lr_var = self._variable(self._initial_lr, "learning_rate", dtypes.float32)
         return self._lr_var
 
     @learning_rate.setter
@@ -67,15 +72,36 @@ class Optimizer:
     @property
     def iterations(self) -> Any:
         """The int64 step counter, incremented by every update."""
+        with ops.name_scope(self._name):
+            return self._step_counter()
+
+    def _step_counter(self) -> Any:
+        """`iterations`, made in the current name scope on first use in this graph."""
         if self._iterations is None or self._iterations.graph is not ops.get_default_graph():
-            with ops.name_scope(self._name):
-                self._iterations = self._variable(0, "iter", dtypes.int64)
+            self._iterations = self._variable(0, "iter", dtypes.int64)
+            self._weights = [self._iterations]
         return self._iterations
 
     @property
     def weights(self) -> list:
-        """The optimizer's own variables (iterations, hyperparameters, slots)."""
+        """The optimizer's state: iterations, then the rule's slots and accumulators (what .h5 files keep)."""
         return list(self._weights)
+
+    def get_weights(self) -> list:
+        """Values of `weights`."""
+        return backend.batch_get_value(self.weights)
+
+    def set_weights(self, values: list) -> None:
+        """Assigns values to `weights`; ValueError when the count or a shape differs."""
+        params = self.weights
+        if len(params) != len(values):
+            raise ValueError(f"Length of the specified weight list ({len(values)}) does not match the number of "
+                             f"weights of the optimizer ({len(params)})")
+        for p, v in zip(params, values):
+            if tuple(p.shape.as_list()) != np.shape(v):
+                raise ValueError(f"Optimizer weight shape {tuple(p.shape.as_list())} not compatible with provided "
+                                 f"weight shape {np.shape(v)}")
+        backend.batch_set_value(list(zip(params, values)))
 
     def variables(self) -> list:
         """Same as weights."""
@@ -83,9 +109,9 @@ class Optimizer:
 
     # ---- updates ---------------------------------------------------------------------------------------
     def _decayed_lr(self) -> Any:
-        lr = self.learning_rate
+        lr = self._lr_variable()
         if self.decay > 0.0:
-            steps = math_ops.cast(self.iterations, dtypes.float32)
+            steps = math_ops.cast(self._step_counter(), dtypes.float32)
             lr = lr / (1.0 + self.decay * steps)
         return lr
 
@@ -96,7 +122,7 @@ class Optimizer:
     def get_updates(self, loss: Any, params: List[Any]) -> List[Any]:
         """The ops applying one step to `params` and counting it."""
         with ops.name_scope(self._name):
-            iterations = self.iterations
+            iterations = self._step_counter()
             rule = self._rule(self._decayed_lr())
             train_op = rule.minimize(loss, var_list=params)
         for var in rule.variables():
@@ -213,6 +239,7 @@ class TFOptimizer(Optimizer):
         train_op = self.optimizer.minimize(loss, var_list=params)
         for var in self.optimizer.variables():
             backend.track_variable(var)
+            self._weights.append(var)
         with ops.control_dependencies([train_op]):
             return [control_flow_ops.group(train_op, state_ops.assign_add(iterations, 1))]
 

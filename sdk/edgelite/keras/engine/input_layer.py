@@ -14,9 +14,10 @@ class InputLayer(Layer):
 
     def __init__(self, input_shape: Any = None, batch_size: Optional[int] = None, dtype: Any = None,
                  input_tensor: Any = None, sparse: bool = False, name: Optional[str] = None,
-                 batch_input_shape: Any = None, **kwargs: Any) -> None:
-        if sparse:
-            raise ValueError("Sparse Keras inputs are not supported by this InputLayer")
+                 batch_input_shape: Any = None, ragged: bool = False, optional: bool = False,
+                 **kwargs: Any) -> None:
+        if sparse or ragged or optional:
+            raise ValueError("Sparse, ragged and optional Keras inputs are not supported by this InputLayer")
         if name is None:
             name = f"input_{backend.get_uid('input')}"
         if batch_input_shape is None and input_shape is not None:
@@ -40,7 +41,7 @@ class InputLayer(Layer):
 
     def get_config(self) -> dict:
         return {"batch_input_shape": list(self._batch_input_shape), "dtype": self._dtype.name, "sparse": False,
-                "name": self.name}
+                "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape: Any = None, batch_size: Optional[int] = None, name: Optional[str] = None, dtype: Any = None,

@@ -1,13 +1,14 @@
 """Functional keras.Model and keras.Sequential: layers traced from Keras input tensors to outputs."""
 from __future__ import annotations
 
+import json
 from typing import Any, Dict, List, Optional
 
 import numpy as np
 
 from edgelite.framework import dtypes, ops
 
-from .. import backend
+from .. import backend, saving
 from .base_layer import Layer, Node, as_list
 from .input_layer import Input, InputLayer
 from .summary import print_summary
@@ -204,6 +205,28 @@ class Model(TrainingMixin, Layer):
         self._require_built()
         return int(sum(int(np.prod(w.shape.as_list(), dtype=np.int64)) for w in self.weights))
 
+    def save_weights(self, filepath: str, overwrite: bool = True, save_format: Any = None) -> None:
+        """Writes the weights to an HDF5 file in Keras's layout."""
+        saving.save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath: str, by_name: bool = False, skip_mismatch: bool = False) -> None:
+        """Reads weights saved by save_weights or save (layer order, or matched by layer name)."""
+        self._require_weights()
+        saving.load_weights(self, filepath, by_name=by_name, skip_mismatch=skip_mismatch)
+
+    def save(self, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
+             save_format: Any = None, **kwargs: Any) -> None:
+        """Architecture, compile arguments and weights in one HDF5 file (load with keras.models.load_model)."""
+        self._require_built()
+        saving.save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model config as JSON (rebuild with keras.models.model_from_json)."""
+        from .. import version
+        return json.dumps({"class_name": "Sequential" if isinstance(self, Sequential) else "Functional",
+                           "config": self.get_config(), "keras_version": version.KERAS_VERSION,
+                           "backend": "tensorflow"}, **kwargs)
+
     def summary(self, line_length: Optional[int] = None, positions: Optional[list] = None,
                 print_fn: Any = None) -> None:
         """Prints the layer table: names, output shapes, parameter counts."""
@@ -350,6 +373,6 @@ class Sequential(Model):
     def get_config(self) -> dict:
         """The layer configs in order."""
         layers = [{"class_name": type(la).__name__, "config": la.get_config()} for la in self.layers]
-        if self.built and self.layers:
-            layers[0]["config"].setdefault("batch_input_shape", list(self.inputs[0].shape.as_list()))
+        if self.built:
+            layers.insert(0, {"class_name": "InputLayer", "config": self.inputs[0]._keras_history.layer.get_config()})
         return {"name": self.name, "layers": layers}

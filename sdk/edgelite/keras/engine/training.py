@@ -260,7 +260,8 @@ class TrainingMixin:
         fn = self._train_function()
         extra = [True] if self._train_has_phase else []
         history = cbks.History()
-        callback_list = cbks.CallbackList([history] + list(callbacks or []))
+        # History comes last so it records what earlier callbacks add to the logs (LearningRateScheduler's lr)
+        callback_list = cbks.CallbackList(list(callbacks or []) + [history])
         out_names = list(self.metrics_names)
         if val is not None:
             out_names += ["val_" + m for m in self.metrics_names]

@@ -20,7 +20,9 @@ class Conv2D(Layer, tf_conv.Conv2D):
                  data_format: Optional[str] = None, dilation_rate: Any = (1, 1), activation: Any = None,
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
                  kernel_regularizer: Any = None, bias_regularizer: Any = None, activity_regularizer: Any = None,
-                 kernel_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any) -> None:
+                 kernel_constraint: Any = None, bias_constraint: Any = None, groups: int = 1, **kwargs: Any) -> None:
+        if groups != 1:
+            raise ValueError(f"Conv2D here supports groups=1 only. Received: groups={groups}")
         Layer._keras_init(tf_conv.Conv2D.__init__, self, filters, kernel_size, strides=strides, padding=padding,
                           data_format=data_format or backend.image_data_format(), dilation_rate=dilation_rate,
                           activation=activations.get(activation), use_bias=use_bias,
@@ -34,7 +36,7 @@ class Conv2D(Layer, tf_conv.Conv2D):
     def get_config(self) -> dict:
         return dict(super().get_config(), filters=self.filters, kernel_size=list(self.kernel_size),
                     strides=list(self.strides), padding=self.padding.lower(), data_format=self.data_format,
-                    dilation_rate=list(self.dilation_rate), **kernel_bias_config(self))
+                    dilation_rate=list(self.dilation_rate), groups=1, **kernel_bias_config(self))
 
 
 class _Pooling2D(Layer):

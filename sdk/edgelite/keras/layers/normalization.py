@@ -28,7 +28,7 @@ class BatchNormalization(Layer, tf_norm.BatchNormalization):
                           gamma_constraint=gamma_constraint, fused=fused, **kwargs)
 
     def get_config(self) -> dict:
-        return dict(super().get_config(), axis=self.axis, momentum=self.momentum, epsilon=self.epsilon,
+        return dict(super().get_config(), axis=[self.axis], momentum=self.momentum, epsilon=self.epsilon,
                     center=self.center, scale=self.scale, beta_initializer=_name_of(self.beta_initializer),
                     gamma_initializer=_name_of(self.gamma_initializer),
                     moving_mean_initializer=_name_of(self.moving_mean_initializer),
