@@ -361,4 +361,41 @@ def case_callbacks(tf):
                 stopped=callbacks[0].stopped_epoch)
 
 
+def case_recurrent_fit(tf):
+    """Embedding -> LSTM (sequences) -> GRU, and a SimpleRNN read backwards, trained with Adam for 2 epochs."""
+    K = _fresh(tf)
+    rng = np.random.RandomState(31)
+    ids = rng.randint(1, 9, (24, 6))
+    target = (ids[:, :3].sum(1) > ids[:, 3:].sum(1)).astype(np.float32)
+    inp = K.layers.Input((6,), dtype="int32")
+    emb = K.layers.Embedding(9, 3)(inp)
+    seq = K.layers.LSTM(5, return_sequences=True)(emb)
+    last = K.layers.GRU(4)(seq)
+    back = K.layers.SimpleRNN(3, go_backwards=True)(emb)
+    out = K.layers.Dense(1, activation="sigmoid")(K.layers.concatenate([last, back]))
+    model = K.Model(inp, out)
+    model.compile(K.optimizers.Adam(0.01), "binary_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 32)
+    hist = model.fit(ids, target, batch_size=8, epochs=2, verbose=0, shuffle=False)
+    return dict(_history(hist), predict=model.predict(ids[:4]), names=[w.name for w in model.weights],
+                shapes=[list(t.shape.as_list()) for t in (emb, seq, last, back)])
+
+
+def case_recurrent_states(tf):
+    """LSTM with return_state on a sequence of unknown length, fed in a Session, with its input gradient."""
+    K = _fresh(tf)
+    x = tf.placeholder(tf.float32, [None, None, 2])
+    layer = K.layers.LSTM(3, return_sequences=True, return_state=True,
+                          kernel_initializer=K.initializers.Constant(0.3),
+                          recurrent_initializer=K.initializers.Constant(-0.2), bias_initializer="ones")
+    seq, h, c = layer(x)
+    grad = tf.gradients(tf.reduce_sum(seq) + tf.reduce_sum(c), x)[0]
+    data = np.random.RandomState(33).normal(0, 1, (2, 4, 2)).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([seq, h, c, grad], {x: data})
+    return {"seq": values[0], "h": values[1], "c": values[2], "grad": values[3],
+            "names": [v.name for v in layer.weights]}
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -12,6 +12,7 @@ from .merge import (  # noqa: F401
     multiply, subtract,
 )
 from .normalization import BatchNormalization  # noqa: F401
+from .recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
 
 Convolution2D = Conv2D
 MaxPool2D = MaxPooling2D

@@ -1,0 +1,222 @@
+"""Keras SimpleRNN, GRU and LSTM as tf.compat.v1.keras defines them (GRU/LSTM: hard_sigmoid recurrent
+activation, GRU reset_after=False, LSTM unit_forget_bias), weights named '<layer>/<cell>/kernel:0'.
+
+A sequence of known length is unrolled step by step; an unknown length runs through edgelite's dynamic_rnn.
+"""
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+from edgelite.framework import ops
+from edgelite.layers.input_spec import InputSpec
+from edgelite.nn.rnn import dynamic_rnn
+from edgelite.ops import array_ops, init_ops, math_ops
+
+from .. import activations, initializers, regularizers
+from ..engine.base_layer import Layer
+from .core import _name_of
+
+
+class _Recurrent(Layer):
+    """The shared recurrent layer; subclasses give the gate count, the cell name, the state count and step()."""
+
+    _gates = 1
+    _cell = "simple_rnn_cell"
+    _states = 1
+
+    def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "hard_sigmoid",
+                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+                 recurrent_initializer: Any = "orthogonal", bias_initializer: Any = "zeros",
+                 kernel_regularizer: Any = None, recurrent_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, kernel_constraint: Any = None, recurrent_constraint: Any = None,
+                 bias_constraint: Any = None, dropout: float = 0.0, recurrent_dropout: float = 0.0,
+                 return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
+                 stateful: bool = False, unroll: bool = False, **kwargs: Any) -> None:
+        if dropout or recurrent_dropout or stateful:
+            raise ValueError("dropout, recurrent_dropout and stateful are not supported by this recurrent layer")
+        super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
+        if units <= 0:
+            raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
+                             f"{units}.")
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint, self.recurrent_constraint = kernel_constraint, recurrent_constraint
+        self.bias_constraint = bias_constraint
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.unroll = go_backwards, unroll
+        self.input_spec = InputSpec(ndim=3)
+
+    def _bias_init(self) -> Any:
+        return self.bias_initializer
+
+    def build(self, input_shape: Any) -> None:
+        """kernel [input_dim, gates*units], recurrent_kernel [units, gates*units], bias [gates*units]."""
+        dim = input_shape.as_list()[-1]
+        width = self._gates * self.units
+        with ops.name_scope(self._cell):
+            self.kernel = self.add_weight("kernel", [dim, width], initializer=self.kernel_initializer,
+                                          regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+            self.recurrent_kernel = self.add_weight("recurrent_kernel", [self.units, width],
+                                                    initializer=self.recurrent_initializer,
+                                                    regularizer=self.recurrent_regularizer,
+                                                    constraint=self.recurrent_constraint)
+            self.bias = self.add_weight("bias", [width], initializer=self._bias_init(),
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint) if self.use_bias else None
+        self.built = True
+
+    def _project(self, x: Any) -> Any:
+        out = math_ops.matmul(x, self.kernel)
+        return out + self.bias if self.use_bias else out
+
+    def step(self, x_proj: Any, states: List[Any]) -> tuple:
+        """One time step from the projected input: (output, new states)."""
+        h = self.activation(x_proj + math_ops.matmul(states[0], self.recurrent_kernel))
+        return h, [h]
+
+    def call(self, inputs: Any, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
+        """Runs the recurrence over axis 1; the last output, or all of them with return_sequences."""
+        if mask is not None:
+            raise ValueError("Masked sequences are not supported by this recurrent layer")
+        if initial_state is None:
+            zeros = array_ops.zeros_like(math_ops.reduce_sum(inputs, axis=[1, 2]))
+            base = array_ops.expand_dims(zeros, 1) + array_ops.zeros([self.units], dtype=inputs.dtype)
+            states = [base] * self._states
+        else:
+            states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+        steps = inputs.shape.as_list()[1]
+        if steps is not None:
+            outputs, states = self._unrolled(inputs, steps, states)
+        else:
+            outputs, states = self._looped(inputs, states)
+        if steps is None and not self.return_sequences:
+            outputs = outputs[:, -1]
+        result = outputs
+        return [result] + list(states) if self.return_state else result
+
+    def _unrolled(self, inputs: Any, steps: int, states: List[Any]) -> tuple:
+        order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
+        outs = []
+        for t in order:
+            out, states = self.step(self._project(inputs[:, t]), states)
+            outs.append(out)
+        if self.return_sequences:
+            return array_ops.stack(outs, axis=1), states
+        return outs[-1], states
+
+    def _looped(self, inputs: Any, states: List[Any]) -> tuple:
+        if self.go_backwards:
+            inputs = array_ops.reverse(inputs, [1])
+        cell = _StepCell(self)
+        outputs, final = dynamic_rnn(cell, inputs, initial_state=tuple(states), dtype=inputs.dtype)
+        return outputs, list(final)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), units=self.units, activation=_name_of(self.activation),
+                    use_bias=self.use_bias, kernel_initializer=_name_of(self.kernel_initializer),
+                    recurrent_initializer=_name_of(self.recurrent_initializer),
+                    bias_initializer=_name_of(self.bias_initializer),
+                    kernel_regularizer=_name_of(self.kernel_regularizer),
+                    recurrent_regularizer=_name_of(self.recurrent_regularizer),
+                    bias_regularizer=_name_of(self.bias_regularizer),
+                    activity_regularizer=_name_of(self.activity_regularizer), kernel_constraint=None,
+                    recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
+                    return_sequences=self.return_sequences, return_state=self.return_state,
+                    go_backwards=self.go_backwards, stateful=False, unroll=self.unroll)
+
+
+class _StepCell:
+    """The layer's step as the cell dynamic_rnn drives (its weights already exist outside the loop)."""
+
+    def __init__(self, layer: _Recurrent) -> None:
+        self._layer = layer
+        self.state_size = tuple([layer.units] * layer._states)
+        self.output_size = layer.units
+
+    def zero_state(self, batch_size: Any, dtype: Any) -> tuple:
+        return tuple(array_ops.zeros([batch_size, self._layer.units], dtype) for _ in self.state_size)
+
+    def __call__(self, inputs: Any, state: Any, scope: Optional[str] = None) -> tuple:
+        out, states = self._layer.step(self._layer._project(inputs), list(state))
+        return out, tuple(states)
+
+
+class SimpleRNN(_Recurrent):
+    """h = activation(x W + h U + b)."""
+
+    def __init__(self, units: int, activation: Any = "tanh", **kwargs: Any) -> None:
+        kwargs.pop("recurrent_activation", None)
+        super().__init__(units, activation=activation, **kwargs)
+
+
+class GRU(_Recurrent):
+    """Update gate z, reset gate r applied before the recurrent product (reset_after=False)."""
+
+    _gates = 3
+    _cell = "gru_cell"
+
+    def __init__(self, units: int, reset_after: bool = False, implementation: int = 1, **kwargs: Any) -> None:
+        if reset_after:
+            raise ValueError("reset_after=True is not supported by this GRU (tf.compat.v1's GRU has False)")
+        super().__init__(units, **kwargs)
+        self.implementation = implementation
+
+    def step(self, x_proj: Any, states: List[Any]) -> tuple:
+        h = states[0]
+        u = self.units
+        rec = self.recurrent_kernel
+        inner = math_ops.matmul(h, rec[:, :2 * u])
+        z = self.recurrent_activation(x_proj[:, :u] + inner[:, :u])
+        r = self.recurrent_activation(x_proj[:, u:2 * u] + inner[:, u:])
+        candidate = self.activation(x_proj[:, 2 * u:] + math_ops.matmul(r * h, rec[:, 2 * u:]))
+        h = z * h + (1.0 - z) * candidate
+        return h, [h]
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), recurrent_activation=_name_of(self.recurrent_activation),
+                    implementation=self.implementation, reset_after=False)
+
+
+class LSTM(_Recurrent):
+    """Input, forget, cell and output gates (that order in the kernels); states [h, c]."""
+
+    _gates = 4
+    _cell = "lstm_cell"
+    _states = 2
+
+    def __init__(self, units: int, unit_forget_bias: bool = True, implementation: int = 1, **kwargs: Any) -> None:
+        super().__init__(units, **kwargs)
+        self.unit_forget_bias, self.implementation = unit_forget_bias, implementation
+
+    def _bias_init(self) -> Any:
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        u, base = self.units, self.bias_initializer
+
+        def init(shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+            ones = init_ops.Ones()([u], dtype=dtype)
+            return array_ops.concat([base([u], dtype=dtype), ones, base([2 * u], dtype=dtype)], 0)
+        return init
+
+    def step(self, x_proj: Any, states: List[Any]) -> tuple:
+        h, c = states
+        u = self.units
+        z = x_proj + math_ops.matmul(h, self.recurrent_kernel)
+        i = self.recurrent_activation(z[:, :u])
+        f = self.recurrent_activation(z[:, u:2 * u])
+        c = f * c + i * self.activation(z[:, 2 * u:3 * u])
+        o = self.recurrent_activation(z[:, 3 * u:])
+        h = o * self.activation(c)
+        return h, [h, c]
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), recurrent_activation=_name_of(self.recurrent_activation),
+                    unit_forget_bias=self.unit_forget_bias, implementation=self.implementation)
