@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator, List
+import subprocess
+import sys
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import numpy as np
+import pytest
 
 from edgelite.kernels import backend, native
 
@@ -43,21 +46,30 @@ def both(fn: Callable[..., Any], *args: Any, **kwargs: Any):
     return ref, out
 
 
-def assert_close(ref: Any, out: Any, rtol: float = 2e-5, scale_atol: float = 2e-5, atol_floor: float = 0.0) -> None:
-    """Same shapes and dtypes; values within float32 rounding relative to the result's magnitude (or atol_floor)."""
+def assert_close(ref: Any, out: Any, rtol: Optional[float] = None, scale_atol: Optional[float] = None,
+                 atol_floor: float = 0.0) -> None:
+    """Same shapes and dtypes; values within the rounding of their dtype (float64: 1e-12, else float32's 2e-5)
+    relative to the result's magnitude (or atol_floor)."""
     refs = ref if isinstance(ref, tuple) else (ref,)
     outs = out if isinstance(out, tuple) else (out,)
     assert len(refs) == len(outs)
     for r, o in zip(refs, outs):
         r, o = np.asarray(r), np.asarray(o)
         assert r.shape == o.shape and r.dtype == o.dtype, (r.shape, o.shape, r.dtype, o.dtype)
+        wide = r.dtype == np.float64
         finite = np.abs(r[np.isfinite(r)])
-        atol = max(scale_atol * (float(finite.max()) if finite.size else 1.0), atol_floor)
-        np.testing.assert_allclose(o, r, rtol=rtol, atol=atol, equal_nan=True)
+        scale = scale_atol if scale_atol is not None else (1e-13 if wide else 2e-5)
+        atol = max(scale * (float(finite.max()) if finite.size else 1.0), atol_floor)
+        np.testing.assert_allclose(o, r, rtol=rtol if rtol is not None else (1e-12 if wide else 2e-5), atol=atol,
+                                   equal_nan=True)
 
 
-def randn(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    return rng.standard_normal(shape).astype(np.float32)
+def randn(rng: np.random.Generator, *shape: int, dtype: Any = np.float32) -> np.ndarray:
+    return rng.standard_normal(shape).astype(dtype)
+
+
+# The float types with compiled kernels.
+FLOATS = pytest.mark.parametrize("dtype", [np.float32, np.float64])
 
 
 def isa_levels() -> List[str]:
@@ -83,8 +95,22 @@ def kernels_at(isa: str) -> Iterator[None]:
     out = h.ffi.new("el_train_kernels **")
     assert h.lib.el_train_kernels_create(isa.encode(), 1, out) == 0, isa
     saved = native_lib._cache["handle"]
-    native_lib._cache["handle"] = native_lib.Handle(h.ffi, h.lib, h.ffi.gc(out[0], h.lib.el_train_kernels_destroy))
+    native_lib._cache["handle"] = native_lib.Handle(h.ffi, h.lib, h.ffi.gc(out[0], h.lib.el_train_kernels_destroy),
+                                                     h.f64)
     try:
         yield
     finally:
         native_lib._cache["handle"] = saved
+
+
+def digests_by_thread_count(script: str, counts=("1", "3")) -> Dict[str, str]:
+    """Runs `script` (printing the kernels' thread count and a digest) in a child per thread count."""
+    from support.child_env import child_env
+    env = child_env({"EDGELITE_SDK_KERNELS": "native"})
+    digests = {}
+    for n in counts:
+        out = subprocess.run([sys.executable, "-c", script], env=dict(env, EDGELITE_SDK_THREADS=n),
+                             capture_output=True, text=True, check=True, timeout=120).stdout.split()
+        assert out[0] == n, "the thread count did not reach the kernels"
+        digests[n] = out[1]
+    return digests

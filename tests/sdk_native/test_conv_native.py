@@ -1,18 +1,14 @@
 """Compiled conv2d / depthwise kernels against the numpy reference on random geometries."""
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
-from support.child_env import child_env
 
 from edgelite.kernels import conv, geometry
 from edgelite.kernels.backend import using
 
-from .diff_util import assert_close, both, isa_levels, kernels_at, randn
+from .diff_util import FLOATS, assert_close, both, digests_by_thread_count, isa_levels, kernels_at, randn
 
 PADDINGS = st.one_of(st.sampled_from(["SAME", "VALID"]),
                      st.tuples(st.tuples(st.integers(0, 2), st.integers(0, 2)),
@@ -37,31 +33,33 @@ def windows(draw, depthwise: bool = False):
     return (batch, h, w, cin), (kh, kw, cin, cout), strides, dilations, padding, seed
 
 
-def _arrays(case, depthwise: bool):
+def _arrays(case, depthwise: bool, dtype=np.float32):
     xs, ws, strides, dilations, padding, seed = case
     rng = np.random.default_rng(seed)
-    x, w = randn(rng, *xs), randn(rng, *ws)
+    x, w = randn(rng, *xs, dtype=dtype), randn(rng, *ws, dtype=dtype)
     g = geometry.window2d(xs, ws[:2], strides, dilations, padding)
     channels = ws[2] * ws[3] if depthwise else ws[3]
-    dy = randn(rng, xs[0], g.out_h, g.out_w, channels)
+    dy = randn(rng, xs[0], g.out_h, g.out_w, channels, dtype=dtype)
     return x, w, dy
 
 
+@FLOATS
 @settings(max_examples=60, deadline=None)
 @given(windows())
-def test_conv2d_and_its_gradients_match_numpy(case):
+def test_conv2d_and_its_gradients_match_numpy(dtype, case):
     xs, ws, strides, dilations, padding, _ = case
-    x, w, dy = _arrays(case, depthwise=False)
+    x, w, dy = _arrays(case, depthwise=False, dtype=dtype)
     assert_close(*both(conv.conv2d, x, w, strides, dilations, padding))
     assert_close(*both(conv.conv2d_backprop_input, xs, w, dy, strides, dilations, padding))
     assert_close(*both(conv.conv2d_backprop_filter, x, ws, dy, strides, dilations, padding))
 
 
+@FLOATS
 @settings(max_examples=60, deadline=None)
 @given(windows(depthwise=True))
-def test_depthwise_and_its_gradients_match_numpy(case):
+def test_depthwise_and_its_gradients_match_numpy(dtype, case):
     xs, ws, strides, dilations, padding, _ = case
-    x, w, dy = _arrays(case, depthwise=True)
+    x, w, dy = _arrays(case, depthwise=True, dtype=dtype)
     assert_close(*both(conv.depthwise_conv2d, x, w, strides, dilations, padding))
     assert_close(*both(conv.depthwise_conv2d_backprop_input, xs, w, dy, strides, dilations, padding))
     assert_close(*both(conv.depthwise_conv2d_backprop_filter, x, ws, dy, strides, dilations, padding))
@@ -115,10 +113,10 @@ def test_results_are_bitwise_repeatable():
         np.testing.assert_array_equal(conv.conv2d_backprop_filter(x, w.shape, dy, (1, 1), (1, 1), "SAME"), first)
 
 
-def test_float64_and_strided_views_take_the_reference_path_or_copy():
+def test_mixed_dtypes_take_the_reference_path_and_strided_views_copy():
     rng = np.random.default_rng(3)
     x = rng.standard_normal((2, 7, 7, 3))
-    w = rng.standard_normal((3, 3, 3, 4))
+    w = rng.standard_normal((3, 3, 3, 4)).astype(np.float32)
     out = conv.conv2d(x, w, (1, 1), (1, 1), "SAME")
     assert out.dtype == np.float64
     with using("numpy"):
@@ -149,11 +147,5 @@ print(native_lib.handle().threads, hashlib.sha256(b"".join(o.tobytes() for o in 
 
 
 def test_same_bits_on_any_thread_count():
-    env = child_env({"EDGELITE_SDK_KERNELS": "native"})
-    digests = {}
-    for n in ("1", "3"):
-        out = subprocess.run([sys.executable, "-c", _DIGEST], env=dict(env, EDGELITE_SDK_THREADS=n),
-                             capture_output=True, text=True, check=True, timeout=120).stdout.split()
-        assert out[0] == n, "the thread count did not reach the kernels"
-        digests[n] = out[1]
+    digests = digests_by_thread_count(_DIGEST)
     assert digests["1"] == digests["3"]

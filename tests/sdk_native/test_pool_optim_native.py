@@ -12,7 +12,7 @@ from edgelite.kernels import native, pooling
 from edgelite.kernels.backend import using
 from edgelite.train import update_rules as ur
 
-from .diff_util import assert_close, both, isa_levels, kernels_at, randn
+from .diff_util import FLOATS, assert_close, both, isa_levels, kernels_at, randn
 
 pytestmark = pytest.mark.usefixtures("native_selected")
 
@@ -27,23 +27,25 @@ def pools(draw):
     return xs, (kh, kw), strides, padding, draw(st.integers(0, 2 ** 16)), draw(st.booleans())
 
 
+@FLOATS
 @settings(max_examples=60, deadline=None)
 @given(pools())
-def test_pooling_and_its_gradients_match_numpy(case):
+def test_pooling_and_its_gradients_match_numpy(dtype, case):
     xs, ksize, strides, padding, seed, ties = case
     rng = np.random.default_rng(seed)
     # With ties (few distinct values) the first maximum in scan order must take the gradient.
-    x = rng.integers(0, 3, xs).astype(np.float32) if ties else randn(rng, *xs)
+    x = rng.integers(0, 3, xs).astype(dtype) if ties else randn(rng, *xs, dtype=dtype)
     y, y_native = both(pooling.max_pool, x, ksize, strides, padding)
     np.testing.assert_array_equal(y_native, y)
-    dy = randn(rng, *y.shape)
+    dy = randn(rng, *y.shape, dtype=dtype)
     assert_close(*both(pooling.max_pool_grad, x, y, dy, ksize, strides, padding))
     assert_close(*both(pooling.avg_pool, x, ksize, strides, padding))
     assert_close(*both(pooling.avg_pool_grad, xs, dy, ksize, strides, padding))
 
 
-def test_max_pool_nan_handling_matches_numpy():
-    x = np.array([1, np.nan, 3, 2, -np.inf, 5, np.nan, 0], np.float32).reshape(1, 2, 4, 1)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_pool_nan_handling_matches_numpy(dtype):
+    x = np.array([1, np.nan, 3, 2, -np.inf, 5, np.nan, 0], dtype).reshape(1, 2, 4, 1)
     y, y_native = both(pooling.max_pool, x, (2, 2), (1, 1), "SAME")
     np.testing.assert_array_equal(y_native, y)
     dy = np.ones_like(y)
@@ -99,13 +101,14 @@ UPDATES = [
 ]
 
 
+@FLOATS
 @pytest.mark.parametrize("name,n,rule", UPDATES, ids=[u[0] for u in UPDATES])
-def test_fused_updates_equal_the_numpy_rules_bit_for_bit(name, n, rule):
+def test_fused_updates_equal_the_numpy_rules_bit_for_bit(name, n, rule, dtype):
     rng = np.random.default_rng(7)
-    slots = [np.abs(randn(rng, 33, 17)) + np.float32(0.1) for _ in range(n)]
+    slots = [np.abs(randn(rng, 33, 17, dtype=dtype)) + dtype(0.1) for _ in range(n)]
     if name == "centered_rmsprop":
-        slots[1] *= np.float32(0.1)  # mean gradient small next to the mean square: ms - mg^2 > 0
-    grad = randn(rng, 33, 17)
+        slots[1] *= dtype(0.1)  # mean gradient small next to the mean square: ms - mg^2 > 0
+    grad = randn(rng, 33, 17, dtype=dtype)
     ref = [s.copy() for s in slots]
     with using("numpy"), fused_calls() as done:
         rule(ref, grad)
@@ -119,10 +122,10 @@ def test_fused_updates_equal_the_numpy_rules_bit_for_bit(name, n, rule):
 
 
 def test_updates_of_other_dtypes_or_shapes_use_numpy():
-    var = np.ones((4,), np.float64)
+    var = np.ones((4,), np.float16)
     f32 = np.ones((4,), np.float32)
     with fused_calls() as done:
-        ur.apply_gradient_descent(var, 0.5, np.ones(4))
+        ur.apply_gradient_descent(var, 0.5, np.ones(4, np.float16))
         ur.apply_gradient_descent(f32, 0.5, np.ones((1,), np.float32))  # broadcast gradient
     assert done == [False, False]
     np.testing.assert_array_equal(var, 0.5)

@@ -193,10 +193,7 @@ static void input_grad_image(void* arg, int task, int thread) {
   }
 }
 
-/* For unit strides the input gradient is a forward convolution of dy with the filter turned by
- * 180 degrees and its channel axes swapped, padded by (k - 1) * dilation - pad: that runs on the
- * in-place taps path, without col2im. False when the geometry does not fit (then col2im). */
-static bool as_forward(const el_train_window* g, el_train_window* f) {
+bool el_train_input_grad_as_forward(const el_train_window* g, el_train_window* f) {
   if (g->stride_h != 1 || g->stride_w != 1 || el_train_pointwise(g)) return false;
   *f = *g;
   f->in_h = g->out_h;
@@ -238,7 +235,7 @@ el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_tra
   el_status st = el_train_check_call(k, g, w, dy, dx);
   if (st != EL_OK) return st;
   el_train_window f;
-  if (as_forward(g, &f)) return input_grad_forward(k, &f, w, dy, dx);
+  if (el_train_input_grad_as_forward(g, &f)) return input_grad_forward(k, &f, w, dy, dx);
   conv_job j = {k, g, dy, NULL, dx, NULL, g->k_h * g->k_w * g->in_c, g->out_c, el_train_pixels(g),
                 NULL, 0, 0, false};
   /* w is K rows of N floats: packed as the transpose of the N x K weights the GEMM takes. */

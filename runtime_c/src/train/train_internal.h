@@ -80,6 +80,12 @@ void el_train_pack_quads(const float* src, ptrdiff_t ld, int k, int n, float* pa
 void el_train_igemm_quads(int taps, int tap_len, const float* const* a, const ptrdiff_t* step,
                           int rows, const float* packed, int n, float* out, ptrdiff_t out_stride);
 
+/* For unit strides the input gradient is a forward convolution of dy with the filter turned by
+ * 180 degrees and its channel axes swapped, padded by (k - 1) * dilation - pad: that runs on the
+ * forward pass's paths, without col2im. Fills that forward window f of g; false when the
+ * geometry does not fit (then col2im). */
+bool el_train_input_grad_as_forward(const el_train_window* g, el_train_window* f);
+
 /* Copies the im2col row of output pixel `p` (window taps in (i, j) order, in_c floats each,
  * zeros where the tap falls into padding) to `col`. */
 void el_train_im2col_row(const el_train_window* g, const float* x, size_t p, float* col);

@@ -1,4 +1,4 @@
-"""Which implementation the SDK's hot kernels run: libedgelite's compiled float32 kernels or numpy.
+"""Which implementation the SDK's hot kernels run: libedgelite's compiled float32 / float64 kernels or numpy.
 
 `EDGELITE_SDK_KERNELS=numpy|native` sets the starting choice (native by default); `select` and `using`
 change it at run time. numpy stays the portable reference: it runs every dtype and layout, and it runs
@@ -25,6 +25,7 @@ def _initial() -> str:
 
 _state = {"choice": _initial()}
 _FLOAT32 = np.dtype(np.float32)
+_FLOAT64 = np.dtype(np.float64)
 
 
 def select(name: str) -> None:
@@ -56,10 +57,17 @@ def native_available() -> bool:
 
 
 def native_for(*arrays: np.ndarray) -> Optional[Any]:
-    """The native kernel handle when native kernels are selected, loadable and every array is float32."""
+    """The native kernel handle when native kernels are selected, loadable and every array is float32, or
+    every array is float64 and the library has the float64 kernels."""
     if _state["choice"] != "native":
         return None
+    dtype = arrays[0].dtype if arrays else _FLOAT32
     for a in arrays:
-        if a.dtype != _FLOAT32:
+        if a.dtype != dtype:
             return None
-    return native_lib.handle()
+    if dtype == _FLOAT32:
+        return native_lib.handle()
+    if dtype != _FLOAT64:
+        return None
+    h = native_lib.handle()
+    return h if h is not None and h.f64 else None

@@ -1,4 +1,7 @@
-"""numpy-facing wrappers of the compiled training kernels: contiguous float32 in, fresh arrays out."""
+"""numpy-facing wrappers of the compiled training kernels: contiguous float32 or float64 in, fresh arrays out.
+
+A float64 call runs the kernel of the same name with the suffix _f64 (edgelite/train_kernels_f64.h).
+"""
 from __future__ import annotations
 
 from typing import Any, Sequence, Tuple
@@ -16,16 +19,21 @@ def _check(status: int, kernel: str) -> None:
 
 
 def _buf(h: Any, a: np.ndarray) -> Any:
-    return h.ffi.from_buffer("float[]", a)
+    return h.ffi.from_buffer("double[]" if a.dtype == np.float64 else "float[]", a)
 
 
-def _c(a: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(a, dtype=np.float32)
+def _c(a: np.ndarray, dtype: Any = np.float32) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _kernel(h: Any, name: str, dtype: Any) -> Any:
+    """el_train_<name> for float32, el_train_<name>_f64 for float64."""
+    return getattr(h.lib, "el_train_" + name + ("_f64" if dtype == np.float64 else ""))
 
 
 def _matrix(a: np.ndarray) -> Tuple[np.ndarray, int, int]:
-    """Contiguous float32 `a` with its (rows, channels) as a channels-last matrix."""
-    ac = _c(a)
+    """Contiguous `a` (float32 or float64) with its (rows, channels) as a channels-last matrix."""
+    ac = _c(a, a.dtype)
     channels = ac.shape[-1]
     return ac, (ac.size // channels if channels else 0), channels
 
@@ -40,11 +48,12 @@ def _window(h: Any, g: Window2D, in_shape: Sequence[int], out_c: int) -> Any:
 
 def window_op(h: Any, name: str, g: Window2D, in_shape: Sequence[int], out_c: int,
               out_shape: Tuple[int, ...], *arrays: np.ndarray) -> np.ndarray:
-    """Runs el_train_<name>(kernels, window, *arrays, out) and returns the new float32 `out`."""
-    ins = [_c(a) for a in arrays]
-    out = np.empty(out_shape, dtype=np.float32)
+    """Runs el_train_<name>(kernels, window, *arrays, out) and returns the new `out` of the arrays' dtype."""
+    dtype = arrays[0].dtype
+    ins = [_c(a, dtype) for a in arrays]
+    out = np.empty(out_shape, dtype=dtype)
     if out.size:
-        fn = getattr(h.lib, "el_train_" + name)
+        fn = _kernel(h, name, dtype)
         _check(fn(h.kernels, _window(h, g, in_shape, out_c), *(_buf(h, a) for a in ins), _buf(h, out)), name)
     return out
 
@@ -79,34 +88,36 @@ def batch_norm_grad(h: Any, dy: np.ndarray, x: np.ndarray, scale: np.ndarray, me
 def channel_sum(h: Any, dy: np.ndarray) -> np.ndarray:
     """Sum over every axis but the last (BiasAddGrad, channels last)."""
     d, rows, channels = _matrix(dy)
-    out = np.empty(channels, dtype=np.float32)
-    _check(h.lib.el_train_bias_add_grad(h.kernels, rows, channels, _buf(h, d), _buf(h, out)), "bias_add_grad")
+    out = np.empty(channels, dtype=d.dtype)
+    _check(_kernel(h, "bias_add_grad", d.dtype)(h.kernels, rows, channels, _buf(h, d), _buf(h, out)),
+           "bias_add_grad")
     return out
 
 
 def masked_grad(h: Any, name: str, dy: np.ndarray, x: np.ndarray) -> np.ndarray:
     """ReluGrad / Relu6Grad of same-shaped arrays."""
-    d, xc = _c(dy), _c(x)
-    out = np.empty(d.shape, dtype=np.float32)
-    _check(getattr(h.lib, "el_train_" + name)(h.kernels, d.size, _buf(h, d), _buf(h, xc), _buf(h, out)), name)
+    d, xc = _c(dy, dy.dtype), _c(x, dy.dtype)
+    out = np.empty(d.shape, dtype=d.dtype)
+    _check(_kernel(h, name, d.dtype)(h.kernels, d.size, _buf(h, d), _buf(h, xc), _buf(h, out)), name)
     return out
 
 
 def softmax_xent(h: Any, logits: np.ndarray, labels: np.ndarray, sparse: bool = False
                  ) -> Tuple[np.ndarray, np.ndarray]:
     """(loss, backprop) of (Sparse)SoftmaxCrossEntropyWithLogits over the last axis."""
-    lg = _c(logits)
+    lg = _c(logits, logits.dtype)
     classes = lg.shape[-1]
     rows = lg.size // classes
-    loss = np.empty(lg.shape[:-1], dtype=np.float32)
-    back = np.empty(lg.shape, dtype=np.float32)
+    loss = np.empty(lg.shape[:-1], dtype=lg.dtype)
+    back = np.empty(lg.shape, dtype=lg.dtype)
     if sparse:
         lab = np.ascontiguousarray(labels, dtype=np.int64)
-        status = h.lib.el_train_sparse_softmax_xent(h.kernels, rows, classes, _buf(h, lg),
-                                                    h.ffi.from_buffer("int64_t[]", lab), _buf(h, loss), _buf(h, back))
+        status = _kernel(h, "sparse_softmax_xent", lg.dtype)(h.kernels, rows, classes, _buf(h, lg),
+                                                             h.ffi.from_buffer("int64_t[]", lab), _buf(h, loss),
+                                                             _buf(h, back))
     else:
-        status = h.lib.el_train_softmax_xent(h.kernels, rows, classes, _buf(h, lg), _buf(h, _c(labels)),
-                                             _buf(h, loss), _buf(h, back))
+        status = _kernel(h, "softmax_xent", lg.dtype)(h.kernels, rows, classes, _buf(h, lg),
+                                                      _buf(h, _c(labels, lg.dtype)), _buf(h, loss), _buf(h, back))
     _check(status, "softmax_cross_entropy_with_logits")
     return loss, back
 
@@ -115,8 +126,8 @@ def optimizer_update(name: str, slots: Sequence[np.ndarray], grad: np.ndarray, b
                      after: Sequence[Any] = ()) -> bool:
     """el_train_apply_<name>(kernels, n, *slots, *before, grad, *after) in place on the variable and its slots.
 
-    False (nothing done) unless the native kernels are selected, every slot is a writable contiguous float32
-    buffer of the variable's shape and the gradient has that shape too: the caller then runs its numpy rule.
+    False (nothing done) unless the native kernels are selected, every slot is a writable contiguous float32 (or
+    float64) buffer of the variable's shape and the gradient has that shape too: the caller then runs its numpy rule.
     """
     from .backend import native_for
     h = native_for(*slots, grad)
@@ -125,7 +136,8 @@ def optimizer_update(name: str, slots: Sequence[np.ndarray], grad: np.ndarray, b
         return False
     if not all(s.shape == shape and s.flags.c_contiguous and s.flags.writeable for s in slots):
         return False
-    fn = getattr(h.lib, "el_train_apply_" + name)
-    _check(fn(h.kernels, slots[0].size, *(_buf(h, s) for s in slots), *before, _buf(h, _c(grad)), *after),
+    dtype = slots[0].dtype
+    fn = _kernel(h, "apply_" + name, dtype)
+    _check(fn(h.kernels, slots[0].size, *(_buf(h, s) for s in slots), *before, _buf(h, _c(grad, dtype)), *after),
            "apply_" + name)
     return True

@@ -1,8 +1,9 @@
-"""libedgelite's float32 training kernels (runtime_c/src/train) through cffi's ABI mode.
+"""libedgelite's training kernels (runtime_c/src/train) through cffi's ABI mode.
 
-The declarations come from edgelite/train_kernels.h (installed next to edgelite.h in a wheel, read from the
-source tree otherwise) and the library is the one edgelite_runtime loaded. Any failure to load leaves
-`handle()` None and the SDK on its numpy kernels.
+The declarations come from edgelite/train_kernels.h and train_kernels_f64.h (installed next to edgelite.h in a
+wheel, read from the source tree otherwise) and the library is the one edgelite_runtime loaded. Any failure to
+load leaves `handle()` None and the SDK on its numpy kernels; a library without the float64 kernels leaves
+float64 on numpy (`Handle.f64` False).
 """
 from __future__ import annotations
 
@@ -14,15 +15,18 @@ from typing import Any, Iterator, Optional
 
 _API_VERSION = 2
 _HEADER = "train_kernels.h"
+_F64_API_VERSION = 1
+_F64_HEADER = "train_kernels_f64.h"
 
 
 class Handle:
     """The cffi ffi/lib pair and one el_train_kernels for the best ISA of this CPU and its threads."""
 
-    def __init__(self, ffi: Any, lib: Any, kernels: Any) -> None:
+    def __init__(self, ffi: Any, lib: Any, kernels: Any, f64: bool = False) -> None:
         self.ffi = ffi
         self.lib = lib
         self.kernels = kernels
+        self.f64 = f64
         self._has: dict = {}
 
     def has(self, name: str) -> bool:
@@ -40,7 +44,7 @@ class Handle:
         out = self.ffi.new("el_train_kernels **")
         if self.lib.el_train_kernels_create(self.ffi.NULL, threads, out) != 0:
             return self
-        h = Handle(self.ffi, self.lib, self.ffi.gc(out[0], self.lib.el_train_kernels_destroy))
+        h = Handle(self.ffi, self.lib, self.ffi.gc(out[0], self.lib.el_train_kernels_destroy), self.f64)
         h._has = self._has
         return h
 
@@ -88,7 +92,21 @@ def _load() -> Optional[Handle]:
             return None
     except (AttributeError, OSError, cffi.CDefError, cffi.FFIError):
         return None
-    return Handle(ffi, lib, ffi.gc(out[0], lib.el_train_kernels_destroy))
+    return Handle(ffi, lib, ffi.gc(out[0], lib.el_train_kernels_destroy), _load_f64(ffi, lib, path.parent))
+
+
+def _load_f64(ffi: Any, lib: Any, folder: Any) -> bool:
+    """Declares the float64 kernels on `ffi`; True when the header is there and the library has them."""
+    import cffi
+    path = folder / _F64_HEADER
+    if not path.is_file():
+        return False
+    runtime = importlib.import_module("edgelite_runtime._lib")
+    try:
+        ffi.cdef(runtime._cdef_from_header(path.read_text()))
+        return lib.el_train_f64_api_version() == _F64_API_VERSION
+    except (AttributeError, cffi.CDefError, cffi.FFIError):
+        return False
 
 
 _cache: dict = {}

@@ -64,8 +64,10 @@ def _channel_dot(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
 
 
 def _native_channels_last(x: np.ndarray, data_format: str, *arrays: np.ndarray):
-    """The native kernels for float32 data whose channels are the last axis, else None."""
-    if x.ndim < 2 or channel_axis(x.ndim, data_format) != x.ndim - 1:
+    """The native kernels for float32 data whose channels are the last axis, else None.
+
+    TensorFlow's CPU FusedBatchNorm has no float64 kernel and neither has libedgelite: float64 stays on numpy."""
+    if x.ndim < 2 or x.dtype != np.float32 or channel_axis(x.ndim, data_format) != x.ndim - 1:
         return None
     return native_for(*arrays)
 
