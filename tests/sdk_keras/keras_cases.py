@@ -398,4 +398,69 @@ def case_recurrent_states(tf):
             "names": [v.name for v in layer.weights]}
 
 
+def case_more_layers(tf):
+    """Conv1D (causal), pooling 1-D, Lambda, ReLU/LeakyReLU/ELU/Softmax, ZeroPadding2D, Cropping2D, UpSampling2D,
+    Permute, RepeatVector: outputs and input gradients for fixed weights."""
+    K = _fresh(tf)
+    rng = np.random.RandomState(41)
+    seq = tf.placeholder(tf.float32, [None, 6, 2])
+    img = tf.placeholder(tf.float32, [None, 4, 4, 2])
+    const = K.initializers.Constant(0.1)
+    outs = {
+        "conv1d": K.layers.Conv1D(3, 2, padding="causal", kernel_initializer=const)(seq),
+        "conv1d_valid": K.layers.Conv1D(2, 3, strides=2, kernel_initializer=const, bias_initializer="ones")(seq),
+        "maxpool1d": K.layers.MaxPooling1D()(seq),
+        "avgpool1d": K.layers.AveragePooling1D(3, strides=1, padding="same")(seq),
+        "gap1d": K.layers.GlobalAveragePooling1D()(seq),
+        "gmp1d": K.layers.GlobalMaxPooling1D()(seq),
+        "lambda": K.layers.Lambda(lambda t, k: t * k + 1.0, arguments={"k": 2.0})(seq),
+        "relu": K.layers.ReLU(max_value=0.5, negative_slope=0.1)(seq),
+        "leaky": K.layers.LeakyReLU()(seq),
+        "elu": K.layers.ELU(alpha=0.5)(seq),
+        "softmax": K.layers.Softmax(axis=1)(seq),
+        "pad": K.layers.ZeroPadding2D(((1, 0), (2, 1)))(img),
+        "crop": K.layers.Cropping2D(((1, 0), (0, 2)))(img),
+        "up": K.layers.UpSampling2D((2, 3))(img),
+        "up_bilinear": K.layers.UpSampling2D(interpolation="bilinear")(img),
+        "permute": K.layers.Permute((2, 1))(seq),
+        "repeat": K.layers.RepeatVector(3)(seq[:, 0]),
+    }
+    total = tf.add_n([tf.reduce_sum(v * (i + 1.0)) for i, v in enumerate(outs.values())])
+    grads = tf.gradients(total, [seq, img])
+    feed = {seq: rng.normal(0, 1, (2, 6, 2)).astype(np.float32), img: rng.normal(0, 1, (2, 4, 4, 2)).astype(np.float32)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run([outs, grads], feed)
+    result = dict(values[0])
+    result.update(grad_seq=values[1][0], grad_img=values[1][1])
+    return result
+
+
+def case_backend_functions(tf):
+    """keras.backend tensor functions on fixed values, evaluated with K.eval in the Keras session."""
+    K = _fresh(tf)
+    B = K.backend
+    a = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)
+    x = B.variable(a)
+    y = B.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+    ops = {
+        "mean": B.mean(x, axis=1), "sum": B.sum(x, keepdims=True), "max": B.max(x, 0), "min": B.min(x),
+        "std": B.std(x, 1), "var": B.var(x), "dot": B.dot(x, y), "sqrt": B.sqrt(x), "clip": B.clip(x, 0.0, 2.0),
+        "square": B.square(x), "exp": B.exp(x), "abs": B.abs(x), "argmax": B.argmax(x),
+        "concat": B.concatenate([x, x]), "batch_flatten": B.batch_flatten(B.expand_dims(x)),
+        "permute": B.permute_dimensions(x, (1, 0)), "softmax": B.softmax(x), "relu": B.relu(x, alpha=0.1),
+        "l2": B.l2_normalize(x, axis=1), "mean_bool": B.mean(B.greater(x, 0.0)),
+        "switch": B.switch(B.greater(x, 0.0), x, B.zeros_like(x)), "one_hot": B.one_hot(B.argmax(x), 3),
+        "cce": B.categorical_crossentropy(B.softmax(x), B.softmax(x * 2.0)),
+        "bce": B.binary_crossentropy(B.sigmoid(x), B.sigmoid(x * 0.5)), "arange": B.arange(2, 9, 3),
+        "cumsum": B.cumsum(x, axis=1), "tile": B.tile(x, (2, 1)), "stack": B.stack([x, x], axis=1),
+    }
+    out = {k: B.eval(v) for k, v in ops.items()}
+    out["int_shape"] = np.asarray(B.int_shape(B.placeholder(shape=(None, 3, 4))), dtype=object).tolist()
+    out["ndim"] = B.ndim(x)
+    out["dtype"] = B.dtype(x)
+    out["count"] = B.count_params(x)
+    return out
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

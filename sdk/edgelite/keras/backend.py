@@ -217,3 +217,17 @@ def function(inputs: Sequence[Any], outputs: Sequence[Any], updates: Optional[Se
              name: Optional[str] = None, **kwargs: Any) -> Callable:
     """A callable running outputs and updates in the Keras session for fed inputs."""
     return Function(inputs, outputs, updates=updates, name=name)
+
+
+# The tensor functions (K.mean, K.dot, K.variable, ...) live in their own module; importing them last lets that
+# module use this one.
+from .backend_math import (  # noqa: E402,F401,A004
+    abs, all, any, arange, argmax, argmin, batch_flatten, bias_add, binary_crossentropy, cast,
+    categorical_crossentropy, clip, concatenate, constant, count_params, cumprod, cumsum, dot, dropout, dtype,
+    elu, equal, eval, exp, expand_dims, eye, flatten, gather, gradients, greater, greater_equal, hard_sigmoid,
+    in_test_phase, in_train_phase, int_shape, is_keras_tensor, l2_normalize, less, less_equal, log, max, maximum,
+    mean, min, minimum, ndim, not_equal, one_hot, ones, ones_like, permute_dimensions, pow, prod, random_normal,
+    random_uniform, relu, reshape, round, shape, sigmoid, sign, softmax, softplus, softsign,
+    sparse_categorical_crossentropy, sqrt, square, squeeze, stack, std, stop_gradient, sum, switch, tanh, tile,
+    transpose, update, update_add, update_sub, var, variable, zeros, zeros_like,
+)

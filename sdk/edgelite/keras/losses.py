@@ -70,14 +70,18 @@ def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False, lab
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    return math_ops.reduce_mean(binary_elementwise(y_true, y_pred, from_logits), axis)
+
+
+def binary_elementwise(y_true: Any, y_pred: Any, from_logits: bool = False) -> Any:
+    """-(y log p + (1 - y) log(1 - p)) per element; a Sigmoid output is traced back to its logits."""
+    y_true, y_pred = _prepare(y_true, y_pred)
     logits = y_pred if from_logits else _logits_of(y_pred, "Sigmoid")
     if logits is not None:
-        per_element = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=logits)
-    else:
-        eps = backend.epsilon()
-        p = math_ops.clip_by_value(y_pred, eps, 1.0 - eps)
-        per_element = -(y_true * math_ops.log(p + eps) + (1.0 - y_true) * math_ops.log(1.0 - p + eps))
-    return math_ops.reduce_mean(per_element, axis)
+        return nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=logits)
+    eps = backend.epsilon()
+    p = math_ops.clip_by_value(y_pred, eps, 1.0 - eps)
+    return -(y_true * math_ops.log(p + eps) + (1.0 - y_true) * math_ops.log(1.0 - p + eps))
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
