@@ -42,15 +42,20 @@ def as_output(out: Any, dt: Optional[np.dtype]) -> Any:
 
 def compile_step(spec: StepSpec) -> Callable[[list], None]:
     """The fastest closure that runs spec's kernel exactly like the general form does."""
-    if spec.deref or spec.groups is not None or len(spec.out_slots) != 1:
+    one_input = len(spec.in_slots) == 1
+    if (spec.deref and not one_input) or spec.groups is not None or len(spec.out_slots) != 1:
         return _general_step(spec)
     kernel, ctx, release = spec.kernel, spec.ctx, spec.release
     out_slot, dt = spec.out_slots[0], spec.out_dtypes[0]
-    if len(spec.in_slots) == 1:
-        a = spec.in_slots[0]
+    if one_input:
+        from edgelite.client.executor import VarRef
+        a, read = spec.in_slots[0], bool(spec.deref)  # read: a reference input (a variable's `read` Identity)
 
         def step(vals: list) -> None:
-            out = kernel(ctx, vals[a])
+            x = vals[a]
+            if read and type(x) is VarRef:
+                x = x.read()
+            out = kernel(ctx, x)
             if dt is not None and (type(out) is not _ndarray or (out.dtype is not dt and out.dtype != dt)):
                 out = _asarray(out, dtype=dt)
             vals[out_slot] = out

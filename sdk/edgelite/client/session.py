@@ -128,6 +128,8 @@ class BaseSession:
         self._state.intra_op_threads = self._intra_op_threads
         self._plans: dict = {}
         self._accepted_feed_shapes: dict = {}
+        # Tuple of feed_dict keys -> (fed tensors in plan order, (dict position, tensor, numpy dtype) each).
+        self._feed_layouts: dict = {}
         keep_freed_memory()
         self._default_session_ctx: Any = None
         self._default_graph_ctx: Any = None
@@ -171,6 +173,46 @@ class BaseSession:
     def _prepare_feeds(self, feed_dict: Optional[dict]) -> tuple:
         if not feed_dict:
             return (), []
+        keys = tuple(feed_dict)
+        layout = self._feed_layouts.get(keys)
+        if layout is not None:
+            values = self._known_feed_values(layout[1], feed_dict)
+            if values is not None:
+                return layout[0], values
+        tensors, values = self._resolve_feeds(feed_dict)
+        if all(k is t for k, t in zip(keys, tensors)) and len(keys) == len(tensors):
+            # Every key is a feedable tensor of this graph (no name, no composite): remember where each goes.
+            ids = {id(t): i for i, t in enumerate(tensors)}
+            ordered = tuple(sorted(tensors, key=lambda t: t._id))
+            if len(self._feed_layouts) >= _MAX_ACCEPTED_FEED_SHAPES:
+                self._feed_layouts.clear()
+            self._feed_layouts[keys] = (ordered, tuple((ids[id(t)], t, t.dtype.base_dtype.as_numpy_dtype)
+                                                       for t in ordered))
+        order = sorted(range(len(tensors)), key=lambda i: tensors[i]._id)
+        return tuple(tensors[i] for i in order), [values[i] for i in order]
+
+    def _known_feed_values(self, entries: tuple, feed_dict: dict) -> Optional[list]:
+        """The converted feed values for a known key layout, or None when one needs the full checks (which
+        then accept it or raise their error)."""
+        given = list(feed_dict.values())
+        unfeedable = self._graph._unfeedable_tensors
+        accepted = self._accepted_feed_shapes
+        out = []
+        for i, t, npdt in entries:
+            val = given[i]
+            if isinstance(val, ops.Tensor) or t in unfeedable:
+                return None
+            try:
+                arr = np.asarray(val, dtype=npdt)
+            except (TypeError, ValueError):
+                return None
+            if accepted.get((t, arr.shape)) is not t.shape:
+                return None
+            out.append(arr)
+        return out
+
+    def _resolve_feeds(self, feed_dict: dict) -> tuple:
+        """The fed tensors (a composite key stands for its parts) and their converted values, in dict order."""
         tensors, values = [], []
         for key, val in feed_dict.items():
             t = self._feed_key(key)
@@ -189,8 +231,7 @@ class BaseSession:
                 raise ValueError(f"Tensor {t} may not be fed.")
             tensors.append(t)
             values.append(self._convert_feed_value(t, val))
-        order = sorted(range(len(tensors)), key=lambda i: tensors[i]._id)
-        return tuple(tensors[i] for i in order), [values[i] for i in order]
+        return tensors, values
 
     def _feed_key(self, key: Any) -> Any:
         if isinstance(key, IndexedSlices):
