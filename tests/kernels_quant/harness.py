@@ -101,13 +101,13 @@ class TflmInterpreter:
     """The subset of the tflite Interpreter API `run` uses, over TFLite Micro's Python runtime
     (tensors are addressed by their position among the model inputs/outputs)."""
 
-    def __init__(self, model_content: bytes, **_: Any) -> None:
+    def __init__(self, model_content: bytes, arena_size: Optional[int] = None, **_: Any) -> None:
         from ai_edge_litert import schema_py_generated as schema
         from tflite_micro.python.tflite_micro import runtime
 
         graph = schema.Model.GetRootAs(bytes(model_content), 0).Subgraphs(0)
         self._counts = (graph.InputsLength(), graph.OutputsLength())
-        self._it = runtime.Interpreter.from_bytes(bytes(model_content))
+        self._it = runtime.Interpreter.from_bytes(bytes(model_content), arena_size=arena_size)
 
     def allocate_tensors(self) -> None:
         """TFLite Micro allocates when the interpreter is built."""

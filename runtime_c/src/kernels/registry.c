@@ -6,6 +6,7 @@
  * dispatches on the input type (see README.md). An optimized kernel fills the `optimized`
  * slot; until then EL_TIER_OPTIMIZED resolves to the reference registration. */
 #include "kernels/registry.h"
+#include "kernels/signal_ops.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -250,7 +251,7 @@ const TfLiteRegistration* el_kernels_lookup_custom(const char* name, int version
   (void)name;
   (void)version;
 #endif
-  return NULL;
+  return el_signal_lookup(name, version);
 }
 
 int el_kernels_max_version(int32_t builtin_code) {

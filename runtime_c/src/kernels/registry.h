@@ -21,7 +21,7 @@ const TfLiteRegistration* el_kernels_lookup(int32_t builtin_code, int version, e
 int el_kernels_max_version(int32_t builtin_code);
 
 /* The built-in kernel of the custom op `name` at `version` (TFLite's builtin resolver also
- * carries TFLite_Detection_PostProcess), or NULL. */
+ * carries TFLite_Detection_PostProcess; TFLM's Signal* ops are built in too), or NULL. */
 const TfLiteRegistration* el_kernels_lookup_custom(const char* name, int version, el_kernel_tier tier);
 
 #ifdef __cplusplus

@@ -1,0 +1,1 @@
+"""TensorFlow Lite Micro's signal-library custom ops (audio front ends), built into edgelite."""
