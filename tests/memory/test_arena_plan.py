@@ -160,6 +160,14 @@ def test_reused_inputs_give_their_memory_back(realworld_dir):
     assert it.get_arena_info()["lower_bound_bytes"] < kept.get_arena_info()["lower_bound_bytes"]
 
 
+@pytest.mark.parametrize("case", ["tflm_dtln_noise_suppression", "tflm_trained_lstm_int8"])
+def test_integer_lstm_without_layer_norm_or_projection_plans_no_scratch(realworld_dir, case):
+    """Each cell's gates then depend on that cell alone, so the kernel keeps them in registers
+    instead of four gate rows in the arena."""
+    it = _interp(realworld_dir, case)
+    assert it.get_arena_plan()["scratch"] == []
+
+
 _TFLM_HEAD = r"""
 import sys
 from tflite_micro import runtime
@@ -185,7 +193,9 @@ def test_bound_and_capped_plan_at_most_tflite_micro(realworld_dir, case):
 
 @pytest.mark.parametrize("case", [MICRO_SPEECH, "tflm_keyword_scrambled", "tflm_keyword_scrambled_8bit",
                                   "tflm_trained_lstm", "tflm_trained_lstm_int8",
-                                  "tflm_xtensa_micro_speech_lstm", "tflm_seanet_conv0", "tflm_seanet_conv10"])
+                                  "tflm_xtensa_micro_speech_lstm", "tflm_seanet_conv0", "tflm_seanet_conv10",
+                                  "tflm_dtln_noise_suppression", "tflm_audio_preprocessor_int8",
+                                  "tflm_audio_preprocessor_float"])
 def test_default_plan_at_most_tflite_micro(realworld_dir, case):
     """At default settings (inputs kept for a second invoke, fastest kernels) these models fit in
     TFLite Micro's arena: their fast kernels need no scratch beyond what TFLM's do."""

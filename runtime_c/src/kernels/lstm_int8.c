@@ -9,7 +9,9 @@
  * in integer arithmetic; then gemmlowp's 16-bit fixed-point sigmoid (Q3.12 input) or tanh.
  * c = (f * c) >> 15 + (i * g) >> (30 + cell_shift), saturated and clipped; the hidden value
  * o * tanh(c) is requantized to int8, and projected when there are projection weights. These are
- * the rounding steps of TFLite's lstm_eval.cc (LstmStepInteger8x8_16) and tensor_utils. */
+ * the rounding steps of TFLite's lstm_eval.cc (LstmStepInteger8x8_16) and tensor_utils.
+ * Layer norm and projection need whole gate / hidden rows: four gate rows of arena scratch.
+ * Without them the gates are computed a block of cells at a time on the stack (no scratch). */
 #include <math.h>
 #include <string.h>
 
@@ -165,9 +167,21 @@ TfLiteStatus el_lstm_int8_prepare(TfLiteContext* ctx, TfLiteNode* node, const el
   if (g->proj_clip > 0.0f) {
     q->proj_clip = (int8_t)fminf(fmaxf(g->proj_clip / hs_scale, -128.0f), 127.0f);
   }
+  q->scratch = -1;
+  /* Without layer norm (statistics over a whole gate row) or a projection (a product over the
+   * whole hidden row), each cell's gates depend on that cell alone: they are computed one cell at
+   * a time in registers and no scratch is needed. */
+  if (!g->use_layer_norm && !g->use_projection) return kTfLiteOk;
   const size_t n = (size_t)(g->time_major ? g->n_batch : 1) * (size_t)g->n_cell;
   /* Four gate rows; the cell's tanh and the hidden row reuse two of them once the cell is updated. */
   return ctx->RequestScratchBufferInArena(ctx, n * 4 * sizeof(int16_t), &q->scratch);
+}
+
+/* gate + requantize(bias + W_row v), saturated to int16. */
+static int16_t add_product(int16_t gate, int32_t bias, const int8_t* v, const int8_t* row, int n, int32_t a, int b) {
+  int32_t acc = bias;
+  for (int j = 0; j < n; ++j) acc = el_cov_add32(acc, (int32_t)v[j] * row[j]);
+  return (int16_t)el_q_clamp(el_cov_add32(el_q_mbqm(acc, a, b), gate), INT16_MIN, INT16_MAX);
 }
 
 /* gate += requantize(bias + W v) for each of nb rows, saturating to int16. */
@@ -175,14 +189,33 @@ static void matvec_acc(const int8_t* v, const int32_t* bias, const int8_t* w, in
                        int n_out, int16_t* gate) {
   for (int r = 0; r < nb; ++r) {
     for (int k = 0; k < n_out; ++k) {
-      int32_t acc = bias[k];
-      const int8_t* row = w + (size_t)k * n_in;
-      const int8_t* x = v + (size_t)r * n_in;
-      for (int j = 0; j < n_in; ++j) acc = el_cov_add32(acc, (int32_t)x[j] * row[j]);
-      int32_t sum = el_cov_add32(el_q_mbqm(acc, a, b), gate[(size_t)r * n_out + k]);
-      gate[(size_t)r * n_out + k] = (int16_t)el_q_clamp(sum, INT16_MIN, INT16_MAX);
+      int16_t* out = &gate[(size_t)r * n_out + k];
+      *out = add_product(*out, bias[k], v + (size_t)r * n_in, w + (size_t)k * n_in, n_in, a, b);
     }
   }
+}
+
+/* gate + requantize(w * c), the peephole term. */
+static inline int16_t add_peephole(int16_t gate, int16_t w, int16_t c, int32_t a, int b) {
+  return (int16_t)el_q_clamp(el_q_mbqm((int32_t)w * c, a, b) + gate, INT16_MIN, INT16_MAX);
+}
+
+/* The gate's activation: tanh for the cell gate, the logistic otherwise (Q3.12 in, Q0.15 out). */
+static inline int16_t activate(int gi, int16_t v) { return gi == GATE_C ? el_fp16_tanh(v, 3) : el_fp16_logistic(v, 3); }
+
+/* c = (f * c) >> 15 + (i * g) >> (30 + cell_shift), saturated, then clipped. */
+static inline int16_t cell_update(const el_lstm_int8* q, int16_t in_gate, int16_t forget, int16_t cell_gate, int16_t c) {
+  const int16_t kept = (int16_t)el_q_rdbpot((int32_t)forget * c, 15);
+  const int16_t added = (int16_t)el_q_rdbpot((int32_t)in_gate * cell_gate, 30 + q->cell_shift);
+  int16_t v = (int16_t)el_q_clamp((int32_t)kept + added, INT16_MIN, INT16_MAX);
+  if (q->cell_clip > 0) v = v > q->cell_clip ? q->cell_clip : (v < -q->cell_clip ? (int16_t)-q->cell_clip : v);
+  return v;
+}
+
+/* The int8 hidden value o * tanh(c) requantized, from tanh(c) already computed. */
+static inline int8_t hidden_value(const el_lstm_int8* q, int16_t out_gate, int16_t tanh_c) {
+  const int32_t scaled = el_q_mbqm((int32_t)out_gate * tanh_c, q->hidden_a, q->hidden_b);
+  return (int8_t)el_q_clamp(el_cov_add32(scaled, q->hidden_zp), -128, 127);
 }
 
 static void layer_norm(int16_t* gate, const int16_t* weights, const int32_t* bias, int32_t a, int b, int32_t guard,
@@ -226,21 +259,14 @@ static void compute_gate(const el_lstm_geometry* g, const el_lstm_int8* q, int g
      * taken as consecutive runs of n_output. Equal to the plain diagonal product when there is none. */
     const int16_t* w = t[kPeepW[gi]]->data.i16;
     const int no = g->n_output;
-    for (size_t k = 0; k < (size_t)nb * no; ++k) {
-      const int32_t prod = el_q_mbqm((int32_t)w[k % no] * c[k], q->c_a[gi], q->c_b[gi]);
-      gate[k] = (int16_t)el_q_clamp(prod + gate[k], INT16_MIN, INT16_MAX);
-    }
+    for (size_t k = 0; k < (size_t)nb * no; ++k) gate[k] = add_peephole(gate[k], w[k % no], c[k], q->c_a[gi], q->c_b[gi]);
   }
   if (g->use_layer_norm) {
     const TfLiteTensor* bias = t[kBias[gi]];
     layer_norm(gate, t[kNorm[gi]]->data.i16, bias ? bias->data.i32 : NULL, q->ln_a[gi], q->ln_b[gi],
                q->ln_guard[gi], nb, nc);
   }
-  if (gi == GATE_C) {
-    for (size_t k = 0; k < n; ++k) gate[k] = el_fp16_tanh(gate[k], 3);
-  } else {
-    for (size_t k = 0; k < n; ++k) gate[k] = el_fp16_logistic(gate[k], 3);
-  }
+  for (size_t k = 0; k < n; ++k) gate[k] = activate(gi, gate[k]);
 }
 
 static void step_int8(const el_lstm_geometry* g, const el_lstm_int8* q, int nb, const int8_t* x, int8_t* h,
@@ -254,21 +280,10 @@ static void step_int8(const el_lstm_geometry* g, const el_lstm_int8* q, int nb, 
   if (!g->use_cifg) compute_gate(g, q, GATE_I, nb, x, h, c, ig);
   compute_gate(g, q, GATE_F, nb, x, h, c, fg);
   compute_gate(g, q, GATE_C, nb, x, h, c, cg);
-  for (size_t k = 0; k < n; ++k) {
-    const int16_t kept = (int16_t)el_q_rdbpot((int32_t)fg[k] * c[k], 15);
-    const int16_t in_gate = g->use_cifg ? (int16_t)(32767 - fg[k]) : ig[k];
-    const int16_t added = (int16_t)el_q_rdbpot((int32_t)in_gate * cg[k], 30 + q->cell_shift);
-    int16_t v = (int16_t)el_q_clamp((int32_t)kept + added, INT16_MIN, INT16_MAX);
-    if (q->cell_clip > 0) v = v > q->cell_clip ? q->cell_clip : (v < -q->cell_clip ? (int16_t)-q->cell_clip : v);
-    c[k] = v;
-  }
+  for (size_t k = 0; k < n; ++k) c[k] = cell_update(q, g->use_cifg ? (int16_t)(32767 - fg[k]) : ig[k], fg[k], cg[k], c[k]);
   compute_gate(g, q, GATE_O, nb, x, h, c, og);
   for (size_t k = 0; k < n; ++k) tc[k] = el_fp16_tanh(c[k], 15 + q->cell_shift);
-  for (size_t k = 0; k < n; ++k) {
-    const int32_t scaled = el_q_mbqm((int32_t)og[k] * tc[k], q->hidden_a, q->hidden_b);
-    const int32_t v = el_cov_add32(scaled, q->hidden_zp);
-    hidden[k] = (int8_t)el_q_clamp(v, -128, 127);
-  }
+  for (size_t k = 0; k < n; ++k) hidden[k] = hidden_value(q, og[k], tc[k]);
   if (g->use_projection) {
     const int8_t* w = g->t[EL_LSTM_W_PROJ]->data.int8;
     for (int r = 0; r < nb; ++r) {
@@ -287,9 +302,65 @@ static void step_int8(const el_lstm_geometry* g, const el_lstm_int8* q, int nb, 
   memcpy(out, h, (size_t)nb * no);
 }
 
+enum { kUnitBlock = 16 };
+
+/* One gate's pre-activations for cells k0 .. k0 + n of one batch row: the input and recurrent
+ * products, then the peephole on c (the cells' current values). */
+static void block_gate(const el_lstm_geometry* g, const el_lstm_int8* q, int gi, int k0, int n, const int8_t* x,
+                       const int8_t* h, const int16_t* c, int16_t* gate) {
+  const TfLiteTensor* const* t = g->t;
+  const int ni = g->n_input, no = g->n_output;
+  memset(gate, 0, (size_t)n * sizeof(int16_t));
+  matvec_acc(x, q->bias_x[gi] + k0, t[kInputW[gi]]->data.int8 + (size_t)k0 * ni, q->x_a[gi], q->x_b[gi], 1, ni, n, gate);
+  matvec_acc(h, q->bias_h[gi] + k0, t[kRecurW[gi]]->data.int8 + (size_t)k0 * no, q->h_a[gi], q->h_b[gi], 1, no, n, gate);
+  if (g->use_peephole && kPeepW[gi] >= 0) {
+    const int16_t* w = t[kPeepW[gi]]->data.i16 + k0;
+    for (int k = 0; k < n; ++k) gate[k] = add_peephole(gate[k], w[k], c[k0 + k], q->c_a[gi], q->c_b[gi]);
+  }
+  for (int k = 0; k < n; ++k) gate[k] = activate(gi, gate[k]);
+}
+
+/* step_int8 without layer norm or projection, where each cell's gates depend on that cell
+ * alone: a block of cells at a time with its gates on the stack, the new hidden row written to
+ * the output while the state still holds the previous one, then copied over it. The same
+ * arithmetic, so the same bits, with no gate rows in the arena. */
+static void step_int8_units(const el_lstm_geometry* g, const el_lstm_int8* q, int nb, const int8_t* x, int8_t* h,
+                            int16_t* c, int8_t* out) {
+  const int nc = g->n_cell, ni = g->n_input;
+  int16_t ig[kUnitBlock], fg[kUnitBlock], cg[kUnitBlock], og[kUnitBlock];
+  for (int r = 0; r < nb; ++r) {
+    const int8_t* xr = x + (size_t)r * ni;
+    const int8_t* hr = h + (size_t)r * nc;
+    int16_t* cr = c + (size_t)r * nc;
+    for (int k0 = 0; k0 < nc; k0 += kUnitBlock) {
+      const int n = nc - k0 < kUnitBlock ? nc - k0 : kUnitBlock;
+      if (!g->use_cifg) block_gate(g, q, GATE_I, k0, n, xr, hr, cr, ig);
+      block_gate(g, q, GATE_F, k0, n, xr, hr, cr, fg);
+      block_gate(g, q, GATE_C, k0, n, xr, hr, cr, cg);
+      for (int k = 0; k < n; ++k) {
+        cr[k0 + k] = cell_update(q, g->use_cifg ? (int16_t)(32767 - fg[k]) : ig[k], fg[k], cg[k], cr[k0 + k]);
+      }
+      block_gate(g, q, GATE_O, k0, n, xr, hr, cr, og);
+      for (int k = 0; k < n; ++k) {
+        out[(size_t)r * nc + k0 + k] = hidden_value(q, og[k], el_fp16_tanh(cr[k0 + k], 15 + q->cell_shift));
+      }
+    }
+  }
+  memcpy(h, out, (size_t)nb * nc);
+}
+
+static void step(const el_lstm_geometry* g, const el_lstm_int8* q, int nb, const int8_t* x, int8_t* h, int16_t* c,
+                 int8_t* out, int16_t* scratch) {
+  if (scratch == NULL) {
+    step_int8_units(g, q, nb, x, h, c, out);
+  } else {
+    step_int8(g, q, nb, x, h, c, out, scratch);
+  }
+}
+
 TfLiteStatus el_lstm_int8_invoke(TfLiteContext* ctx, TfLiteNode* node, const el_lstm_geometry* g,
                                  const el_lstm_int8* q) {
-  int16_t* scratch = ctx->GetScratchBuffer(ctx, q->scratch);
+  int16_t* scratch = q->scratch >= 0 ? ctx->GetScratchBuffer(ctx, q->scratch) : NULL;
   const int8_t* in = g->t[EL_LSTM_INPUT]->data.int8;
   int8_t* out = ctx->tensors[node->outputs->data[0]].data.int8;
   int8_t* h = g->t[EL_LSTM_OUTPUT_STATE]->data.int8;
@@ -297,14 +368,14 @@ TfLiteStatus el_lstm_int8_invoke(TfLiteContext* ctx, TfLiteNode* node, const el_
   const int ni = g->n_input, no = g->n_output, nb = g->n_batch, nt = g->n_time;
   if (g->time_major) {
     for (int s = 0; s < nt; ++s) {
-      step_int8(g, q, nb, in + (size_t)s * nb * ni, h, c, out + (size_t)s * nb * no, scratch);
+      step(g, q, nb, in + (size_t)s * nb * ni, h, c, out + (size_t)s * nb * no, scratch);
     }
     return kTfLiteOk;
   }
   for (int b = 0; b < nb; ++b) {
     for (int s = 0; s < nt; ++s) {
       const size_t row = (size_t)b * nt + s;
-      step_int8(g, q, 1, in + row * ni, h + (size_t)b * no, c + (size_t)b * g->n_cell, out + row * no, scratch);
+      step(g, q, 1, in + row * ni, h + (size_t)b * no, c + (size_t)b * g->n_cell, out + row * no, scratch);
     }
   }
   return kTfLiteOk;
