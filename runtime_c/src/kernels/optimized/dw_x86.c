@@ -201,7 +201,7 @@ EL_TARGET_AVX512 static inline void store16(int8_t* out, __mmask16 keep, __m128i
   }
 }
 
-/* One block of 16 channels (KEEP of them valid), four pixels at a time then one; MAC(a, x, w)
+/* One block of 16 channels (KEEP of them valid), eight pixels at a time, then four, then one; MAC(a, x, w)
  * adds x * w per lane (x sign-extended, w its low 16 bits: VPMADDWD plus an add, or one
  * VPDPWSSD). The accumulators start from the bias; four pixels' outputs are packed into one
  * vector of bytes (el_rqf_bytes) and stored 16 bytes per pixel. */
@@ -211,6 +211,29 @@ EL_TARGET_AVX512 static inline void store16(int8_t* out, __mmask16 keep, __m128i
     const el_rqf prm = el_rqf_load(blk, FAST);                                                  \
     const __m512i bias = _mm512_load_si512(blk->bias);                                          \
     int i = 0;                                                                                  \
+    for (; i + 8 <= count; i += 8) {                                                            \
+      /* Eight chains of sums: four left the multiply-adds waiting on their latency. */         \
+      __m512i a[8];                                                                             \
+      for (int k = 0; k < 8; ++k) a[k] = bias;                                                  \
+      for (int t = 0; t < taps; ++t) {                                                          \
+        const uint8_t* p = (const uint8_t*)x[t] + i * step + c;                                 \
+        const __m512i wv = _mm512_loadu_si512(w + (size_t)t * (size_t)stride + c);             \
+        _Pragma("GCC unroll 8") for (int k = 0; k < 8; ++k) {                                   \
+          a[k] = MAC(a[k], load16_widen(p + k * step, keep, is_unsigned), wv);                  \
+        }                                                                                       \
+      }                                                                                         \
+      for (int h = 0; h < 8; h += 4) {                                                          \
+        const __m512i v = el_rqf_bytes(                                                         \
+            el_rqf_scale(a[h], &prm, FAST), el_rqf_scale(a[h + 1], &prm, FAST),                 \
+            el_rqf_scale(a[h + 2], &prm, FAST), el_rqf_scale(a[h + 3], &prm, FAST), zp16, lo8,  \
+            hi8, is_unsigned);                                                                  \
+        int8_t* o = out + (i + h) * out_step + c;                                               \
+        store16(o, keep, _mm512_castsi512_si128(v));                                            \
+        store16(o + out_step, keep, _mm512_extracti32x4_epi32(v, 1));                           \
+        store16(o + 2 * out_step, keep, _mm512_extracti32x4_epi32(v, 2));                       \
+        store16(o + 3 * out_step, keep, _mm512_extracti32x4_epi32(v, 3));                       \
+      }                                                                                         \
+    }                                                                                           \
     for (; i + 4 <= count; i += 4) {                                                            \
       __m512i a0 = bias, a1 = bias, a2 = bias, a3 = bias;                                       \
       for (int t = 0; t < taps; ++t) {                                                          \
@@ -288,9 +311,10 @@ EL_TARGET_VNNI static void q8_vnni(int taps, const void* const* x, ptrdiff_t ste
 /* P pixels times V vectors of 16 channels from channel c (P and V constants once inlined): P * V
  * independent sums per tap, so the FMA latency is hidden (four sums, as one 16-channel block of
  * four pixels had, left the FMA units waiting on it half the time). Each output is still the bias
- * plus the taps' products in tap order. Only the last vector can be partial (`last` lanes). */
+ * plus the taps' products in tap order. Only the last vector can be partial (`last` lanes;
+ * FULL: it is not, and every load is a plain one). */
 EL_TARGET_AVX512 static inline __attribute__((always_inline)) void f32_tile512(
-    int P, int V, int taps, const float* const* x, ptrdiff_t off, ptrdiff_t step, const float* w,
+    int P, int V, int FULL, int taps, const float* const* x, ptrdiff_t off, ptrdiff_t step, const float* w,
     int stride, const float* bias, __mmask16 last, __m512 vlo, __m512 vhi, float* out,
     ptrdiff_t out_step) {
   __m512 acc[8][8];
@@ -305,7 +329,9 @@ EL_TARGET_AVX512 static inline __attribute__((always_inline)) void f32_tile512(
       const __mmask16 keep = v == V - 1 ? last : 0xFFFF;
       const __m512 wv = _mm512_loadu_ps(wt + 16 * v);
       _Pragma("GCC unroll 8") for (int p = 0; p < P; ++p) {
-        acc[p][v] = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(keep, xt + p * step + 16 * v), wv, acc[p][v]);
+        const float* xp = xt + p * step + 16 * v;
+        const __m512 xv = FULL || v < V - 1 ? _mm512_loadu_ps(xp) : _mm512_maskz_loadu_ps(keep, xp);
+        acc[p][v] = _mm512_fmadd_ps(xv, wv, acc[p][v]);
       }
     }
   }
@@ -322,54 +348,68 @@ EL_TARGET_AVX512 static inline __attribute__((always_inline)) void f32_tile512(
       int taps, const float* const* x, ptrdiff_t off, ptrdiff_t step, const float* w,           \
       int stride, const float* bias, __mmask16 last, __m512 vlo, __m512 vhi, float* out,        \
       ptrdiff_t out_step) {                                                                     \
-    f32_tile512(P, V, taps, x, off, step, w, stride, bias, last, vlo, vhi, out, out_step);      \
+    if (last == 0xFFFF) {                                                                       \
+      f32_tile512(P, V, 1, taps, x, off, step, w, stride, bias, last, vlo, vhi, out, out_step); \
+    } else {                                                                                    \
+      f32_tile512(P, V, 0, taps, x, off, step, w, stride, bias, last, vlo, vhi, out, out_step); \
+    }                                                                                           \
   }
-EL_DW_F32_TILE(8, 1)
-EL_DW_F32_TILE(4, 1)
-EL_DW_F32_TILE(4, 2)
-EL_DW_F32_TILE(2, 1)
-EL_DW_F32_TILE(2, 2)
-EL_DW_F32_TILE(2, 4)
 EL_DW_F32_TILE(1, 1)
 EL_DW_F32_TILE(1, 2)
 EL_DW_F32_TILE(1, 4)
 EL_DW_F32_TILE(1, 8)
+EL_DW_F32_TILE(2, 1)
+EL_DW_F32_TILE(2, 2)
+EL_DW_F32_TILE(2, 4)
+EL_DW_F32_TILE(3, 1)
+EL_DW_F32_TILE(3, 2)
+EL_DW_F32_TILE(4, 1)
+EL_DW_F32_TILE(4, 2)
+EL_DW_F32_TILE(5, 1)
+EL_DW_F32_TILE(6, 1)
+EL_DW_F32_TILE(7, 1)
+EL_DW_F32_TILE(8, 1)
 #undef EL_DW_F32_TILE
 
 typedef void (*f32_tile_fn)(int, const float* const*, ptrdiff_t, ptrdiff_t, const float*, int,
                             const float*, __mmask16, __m512, __m512, float*, ptrdiff_t);
 
+/* Tiles by pixels (1-8) and log2 of vectors (1, 2, 4, 8): about 8 sums each, at most. */
+static const f32_tile_fn kF32Tiles[8][4] = {
+    {f32_tile_1x1, f32_tile_1x2, f32_tile_1x4, f32_tile_1x8},
+    {f32_tile_2x1, f32_tile_2x2, f32_tile_2x4, NULL},
+    {f32_tile_3x1, f32_tile_3x2, NULL, NULL},
+    {f32_tile_4x1, f32_tile_4x2, NULL, NULL},
+    {f32_tile_5x1, NULL, NULL, NULL},
+    {f32_tile_6x1, NULL, NULL, NULL},
+    {f32_tile_7x1, NULL, NULL, NULL},
+    {f32_tile_8x1, NULL, NULL, NULL},
+};
+
 /* Runs of 8 pixels take one 16-channel vector at a time; the last 1-7 pixels of a run (a whole
- * run on 6x6 maps) take 4, 2 or 1 pixels by 2, 4 or 8 vectors, so a tile still holds about 8
- * sums wherever the channels allow. */
+ * run on 6x6 maps) one tile of as many pixels, by as many vectors as keep it near 8 sums, so
+ * a tile always has several independent chains to hide the FMA latency. */
 EL_TARGET_AVX512 static void f32_avx512(int taps, const float* const* x, ptrdiff_t step, int count,
                                         int channels, const float* w, int stride, const float* bias,
                                         float lo, float hi, float* out, ptrdiff_t out_step) {
-  static const f32_tile_fn by_vectors[4][4] = {
-      {f32_tile_1x1, f32_tile_1x2, f32_tile_1x4, f32_tile_1x8}, /* 1 pixel */
-      {f32_tile_2x1, f32_tile_2x2, f32_tile_2x4, f32_tile_2x4}, /* 2 pixels */
-      {f32_tile_4x1, f32_tile_4x2, f32_tile_4x2, f32_tile_4x2}, /* 4 pixels */
-      {f32_tile_8x1, f32_tile_8x1, f32_tile_8x1, f32_tile_8x1}, /* 8 pixels */
-  };
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   const int vectors = (channels + 15) / 16;
-  int i = 0;
-  for (int lg = 3; lg >= 0; --lg) {
-    const int p = 1 << lg;
-    for (; i + p <= count; i += p) {
-      for (int v0 = 0; v0 < vectors;) {
-        /* The widest tile of at most 8 / p vectors that fits the channels left. */
-        int lv = 3 - lg;
-        while ((1 << lv) > vectors - v0) --lv;
-        const int nv = 1 << lv;
-        const int c = 16 * v0, end = 16 * (v0 + nv) < channels ? 16 * (v0 + nv) : channels;
-        const int left = end - 16 * (v0 + nv - 1);
-        const __mmask16 last = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
-        by_vectors[lg][lv](taps, x, (ptrdiff_t)i * step + c, step, w + c, stride, bias + c, last,
+  for (int i = 0; i < count;) {
+    const int p = count - i < 8 ? count - i : 8;
+    int widest = 0; /* log2 of the most vectors a tile of p pixels takes */
+    while (widest < 3 && p * (2 << widest) <= 8) ++widest;
+    for (int v0 = 0; v0 < vectors;) {
+      int lv = widest;
+      while ((1 << lv) > vectors - v0) --lv;
+      const int nv = 1 << lv;
+      const int c = 16 * v0, end = 16 * (v0 + nv) < channels ? 16 * (v0 + nv) : channels;
+      const int left = end - 16 * (v0 + nv - 1);
+      const __mmask16 last = (__mmask16)(left >= 16 ? 0xFFFF : ((1u << left) - 1u));
+      kF32Tiles[p - 1][lv](taps, x, (ptrdiff_t)i * step + c, step, w + c, stride, bias + c, last,
                            vlo, vhi, out + (ptrdiff_t)i * out_step + c, out_step);
-        v0 += nv;
-      }
+      v0 += nv;
     }
+    i += p;
   }
 }
 
