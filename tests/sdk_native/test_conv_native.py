@@ -80,6 +80,9 @@ def test_depthwise_and_its_gradients_match_numpy(dtype, case):
     ((3, 9, 11, 6), (1, 1, 6, 10), (2, 3), "VALID"),       # strided 1x1: filter gradient of the subsampled input
     ((2, 9, 11, 6), (1, 1, 6, 10), (2, 3), "SAME"),        # strided 1x1 with SAME (no padding before)
     ((2, 9, 11, 8), (3, 3, 8, 12), (3, 2), "SAME"),        # column strides: the phase-split padded copy
+    ((9, 12, 12, 16), (3, 3, 16, 16), (1, 1), "SAME"),     # filter gradient by image groups, uneven last group
+    ((17, 11, 13, 16), (3, 3, 16, 24), (2, 2), "SAME"),    # image groups with column phases, wide channels
+    ((4, 9, 9, 5), (3, 3, 5, 7), (2, 2), "VALID"),         # no window reaches past x: read in place
 ])
 @pytest.mark.parametrize("isa", isa_levels())
 def test_recipe_layers_match_numpy(xs, ws, strides, padding, isa):

@@ -116,10 +116,12 @@ static el_status conv_forward(const el_train_kernels* k, const el_train_window* 
     j.wp = need_w > g->in_w + g->pad_left ? need_w : g->in_w + g->pad_left;
     const size_t row = (size_t)g->in_w * (size_t)g->in_c, c_in = (size_t)g->in_c;
     const size_t padded_row = (size_t)j.wp * c_in, left = (size_t)g->pad_left * c_in;
-    xp = malloc((size_t)g->batch * (size_t)j.hp * padded_row * sizeof(float));
-    if (xp == NULL) return EL_NO_MEMORY;
-    /* Each padded row: zeros, the input row, zeros (whole rows of zeros above and below). */
-    for (int b = 0; b < g->batch; ++b) {
+    const bool in_place = g->pad_top == 0 && g->pad_left == 0 && j.hp == g->in_h && j.wp == g->in_w;
+    xp = in_place ? NULL : malloc((size_t)g->batch * (size_t)j.hp * padded_row * sizeof(float));
+    if (xp == NULL && !in_place) return EL_NO_MEMORY;
+    /* Each padded row: zeros, the input row, zeros (whole rows of zeros above and below); no
+     * copy when no window reaches past x (strided 1x1 shortcuts, VALID windows). */
+    for (int b = 0; !in_place && b < g->batch; ++b) {
       for (int h = 0; h < j.hp; ++h) {
         float* dst = xp + ((size_t)b * j.hp + (size_t)h) * padded_row;
         const int ih = h - g->pad_top;
@@ -132,7 +134,7 @@ static el_status conv_forward(const el_train_kernels* k, const el_train_window* 
         memset(dst + left + row, 0, (padded_row - left - row) * sizeof(float));
       }
     }
-    j.xp = xp;
+    j.xp = in_place ? x : xp;
   } else if (!el_train_pointwise(g)) {
     j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
     if (j.cols == NULL) return EL_NO_MEMORY;
@@ -230,6 +232,23 @@ static el_status input_grad_forward(const el_train_kernels* k, const el_train_wi
   return st;
 }
 
+/* The input gradient of a strided 1x1 window inside x, one image per task: zero but at the pixels
+ * the window reads, which take dy . w^T, each output row written with the column stride. */
+static void input_grad_subsampled(void* arg, int task, int thread) {
+  (void)thread;
+  const conv_job* j = arg;
+  const el_train_window* g = j->g;
+  const size_t image = (size_t)g->in_h * (size_t)g->in_w * (size_t)g->in_c;
+  float* dx = j->out + (size_t)task * image;
+  memset(dx, 0, image * sizeof(float));
+  for (int oh = 0; oh < g->out_h; ++oh) {
+    const size_t p = ((size_t)task * g->out_h + (size_t)oh) * (size_t)g->out_w;
+    el_train_matmul(j->k->fk, g->out_w, g->in_c, j->n, j->in + p * (size_t)j->n, j->n, j->packed,
+                    dx + (size_t)oh * g->stride_h * g->in_w * g->in_c,
+                    (ptrdiff_t)g->stride_w * g->in_c);
+  }
+}
+
 el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_train_window* g,
                                          const float* w, const float* dy, float* dx) {
   el_status st = el_train_check_call(k, g, w, dy, dx);
@@ -240,18 +259,17 @@ el_status el_train_conv2d_backprop_input(const el_train_kernels* k, const el_tra
                 NULL, 0, 0, false};
   /* w is K rows of N floats: packed as the transpose of the N x K weights the GEMM takes. */
   float* packed = malloc(el_train_packed_floats(j.n, j.kdim) * sizeof(float));
-  if (!el_train_pointwise(g)) {
-    j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
-  }
-  if (packed == NULL || (j.cols == NULL && !el_train_pointwise(g))) {
+  const bool subsampled = el_train_strided_pointwise(g), scatter = !el_train_pointwise(g) && !subsampled;
+  if (scatter) j.cols = malloc((size_t)k->threads * TILE_ROWS * (size_t)j.kdim * sizeof(float));
+  if (packed == NULL || (j.cols == NULL && scatter)) {
     free(packed);
     free(j.cols);
     return EL_NO_MEMORY;
   }
   el_fgemm_pack(w, j.kdim, j.n, packed);
   j.packed = packed;
-  if (j.cols != NULL) memset(dx, 0, el_train_in_size(g) * sizeof(float));
-  el_train_parallel(k, g->batch, input_grad_image, &j);
+  if (scatter) memset(dx, 0, el_train_in_size(g) * sizeof(float));
+  el_train_parallel(k, g->batch, subsampled ? input_grad_subsampled : input_grad_image, &j);
   free(packed);
   free(j.cols);
   return EL_OK;

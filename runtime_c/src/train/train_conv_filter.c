@@ -303,14 +303,6 @@ static el_status filter_grad_grouped(const el_train_kernels* k, filter_job* j, c
   return st;
 }
 
-/* A strided 1x1 window that never reaches into padding reads only every stride-th pixel: those
- * pixels, copied out, make it a 1x1 stride-1 window over the output grid. */
-static bool strided_pointwise(const el_train_window* g) {
-  return g->k_h == 1 && g->k_w == 1 && g->pad_top == 0 && g->pad_left == 0 && !el_train_pointwise(g) &&
-         g->out_h > 0 && g->out_w > 0 && (g->out_h - 1) * g->stride_h < g->in_h &&
-         (g->out_w - 1) * g->stride_w < g->in_w;
-}
-
 static el_status filter_grad_subsampled(const el_train_kernels* k, const el_train_window* g,
                                         const float* x, const float* dy, float* dw) {
   const size_t c_in = (size_t)g->in_c;
@@ -338,7 +330,7 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
                                           const float* x, const float* dy, float* dw) {
   el_status st = el_train_check_call(k, g, x, dy, dw);
   if (st != EL_OK) return st;
-  if (strided_pointwise(g)) return filter_grad_subsampled(k, g, x, dy, dw);
+  if (el_train_strided_pointwise(g)) return filter_grad_subsampled(k, g, x, dy, dw);
   filter_job j = {0};
   j.k = k;
   j.g = g;

@@ -36,6 +36,13 @@ static inline bool el_train_pointwise(const el_train_window* g) {
   return g->k_h == 1 && g->k_w == 1 && g->stride_h == 1 && g->stride_w == 1 && g->pad_top == 0 &&
          g->pad_left == 0 && g->out_h == g->in_h && g->out_w == g->in_w;
 }
+/* A strided 1x1 window that never reaches into padding reads only every stride-th pixel: on
+ * those pixels it is a 1x1 stride-1 window over the output grid. */
+static inline bool el_train_strided_pointwise(const el_train_window* g) {
+  return g->k_h == 1 && g->k_w == 1 && g->pad_top == 0 && g->pad_left == 0 &&
+         !el_train_pointwise(g) && g->out_h > 0 && g->out_w > 0 &&
+         (g->out_h - 1) * g->stride_h < g->in_h && (g->out_w - 1) * g->stride_w < g->in_w;
+}
 /* The argument checks of a window kernel taking three arrays. */
 static inline el_status el_train_check_call(const el_train_kernels* k, const el_train_window* g,
                                             const void* a, const void* b, const void* c) {
