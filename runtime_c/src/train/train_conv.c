@@ -53,18 +53,27 @@ static void forward_taps(const conv_job* j, size_t p0, int rows) {
   const el_fgemm_kernels* fk = j->k->fk;
   const size_t per_image = (size_t)g->out_h * (size_t)g->out_w, c_in = (size_t)g->in_c;
   const size_t block_bytes = el_fgemm_block_bytes(j->kdim);
+  const float* at[TILE_ROWS];
   const float* a[EL_FGEMM_MAX_MR];
   ptrdiff_t step[EL_FGEMM_MAX_MR];
   const int mr = j->quads ? EL_TRAIN_QUAD_MR : fk->mr;
+  /* The rows' window corners, stepping along output rows and images (no division per row). */
+  size_t b = p0 / per_image, oh = p0 % per_image / (size_t)g->out_w, ow = p0 % (size_t)g->out_w;
+  for (int r = 0; r < rows; ++r) {
+    at[r] = j->xp + ((b * (size_t)j->hp + oh * (size_t)g->stride_h) * (size_t)j->wp +
+                     ow * (size_t)g->stride_w) * c_in;
+    if (++ow == (size_t)g->out_w) {
+      ow = 0;
+      if (++oh == (size_t)g->out_h) {
+        oh = 0;
+        ++b;
+      }
+    }
+  }
+  for (int r = 0; r < mr; ++r) step[r] = (ptrdiff_t)g->dil_h * j->wp * (ptrdiff_t)c_in;
   for (int r0 = 0; r0 < rows; r0 += mr) {
     const int live = rows - r0 < mr ? rows - r0 : mr;
-    for (int r = 0; r < mr; ++r) {
-      const size_t p = p0 + (size_t)r0 + (size_t)(r < live ? r : 0), rest = p % per_image;
-      const size_t oh = rest / (size_t)g->out_w, ow = rest % (size_t)g->out_w;
-      a[r] = j->xp + (((p / per_image) * (size_t)j->hp + oh * (size_t)g->stride_h) * (size_t)j->wp +
-                      ow * (size_t)g->stride_w) * c_in;
-      step[r] = (ptrdiff_t)g->dil_h * j->wp * (ptrdiff_t)c_in;
-    }
+    for (int r = 0; r < mr; ++r) a[r] = at[r0 + (r < live ? r : 0)];
     if (j->quads) {
       el_train_igemm_quads(g->k_h, g->k_w * g->in_c, a, step, live, j->packed, j->n,
                            j->out + (p0 + (size_t)r0) * (size_t)j->n, j->n);

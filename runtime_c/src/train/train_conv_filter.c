@@ -18,8 +18,8 @@ enum { FILTER_CHUNK = 256 };
  * every time); each padded row split into its stride_w column phases of wq floats (padded column
  * pw at (pw % stride_w) * wq + pw / stride_w), so that the columns one filter tap meets along an
  * output row are adjacent whatever the column stride. */
-static void transpose_image(const el_train_window* g, const float* x, int hp, int wq, int row,
-                            float* xt) {
+static void transpose_image(const el_train_kernels* k, const el_train_window* g, const float* x,
+                            int hp, int wq, int row, float* xt) {
   const size_t plane = (size_t)hp * (size_t)row, c_in = (size_t)g->in_c;
   const int s = g->stride_w;
   for (int h = 0; h < g->in_h; ++h) {
@@ -33,22 +33,18 @@ static void transpose_image(const el_train_window* g, const float* x, int hp, in
       const float* sc = src + (size_t)w0 * c_in;
       float* d = dst_row + (size_t)ph * wq + (size_t)((w0 + g->pad_left) / s);
       const size_t step = (size_t)s * c_in;
-      /* Channel by channel: the writes run along a stored row, the reads stay within one input
-       * row (in cache). */
-      for (size_t c = 0; c < c_in; ++c, d += plane) {
-        for (int i = 0; i < cols; ++i) d[i] = sc[(size_t)i * step + c];
-      }
+      el_train_to_planes(k, sc, step, cols, g->in_c, d, plane);
     }
   }
 }
 
 /* transpose_image of every image, [batch][in_c][hp][row]. */
-static void transpose_padded(const el_train_window* g, const float* x, int hp, int wq, int row,
-                             float* xt) {
+static void transpose_padded(const el_train_kernels* k, const el_train_window* g, const float* x,
+                             int hp, int wq, int row, float* xt) {
   const size_t image = (size_t)g->in_c * (size_t)hp * (size_t)row;
   memset(xt, 0, (size_t)g->batch * image * sizeof(float));
   for (int b = 0; b < g->batch; ++b) {
-    transpose_image(g, x + (size_t)b * g->in_h * g->in_w * g->in_c, hp, wq, row, xt + b * image);
+    transpose_image(k, g, x + (size_t)b * g->in_h * g->in_w * g->in_c, hp, wq, row, xt + b * image);
   }
 }
 
@@ -262,7 +258,7 @@ static void filter_group(void* arg, int task, int thread) {
   j.xt = xt;
   const int b1 = (task + 1) * q->images < g->batch ? (task + 1) * q->images : g->batch;
   for (int b = task * q->images; b < b1; ++b) {
-    transpose_image(g, j.x + (size_t)b * g->in_h * g->in_w * g->in_c, j.hp, j.wq, j.row, xt);
+    transpose_image(j.k, g, j.x + (size_t)b * g->in_h * g->in_w * g->in_c, j.hp, j.wq, j.row, xt);
     for (int oh0 = 0; oh0 < g->out_h; oh0 += j.chunk_rows) {
       const int nrows = g->out_h - oh0 < j.chunk_rows ? g->out_h - oh0 : j.chunk_rows;
       pack_dy(&j, q->dy + ((size_t)b * per_image + (size_t)oh0 * g->out_w) * (size_t)j.n,
@@ -383,7 +379,7 @@ el_status el_train_conv2d_backprop_filter(const el_train_kernels* k, const el_tr
     st = EL_NO_MEMORY;
     goto done;
   }
-  if (direct) transpose_padded(g, x, j.hp, j.wq, j.row, xt);
+  if (direct) transpose_padded(k, g, x, j.hp, j.wq, j.row, xt);
   if (j.images) rows_by_tap_row(g, xt, j.hp, j.row, xr);
   float* dst = packed;
   for (int b = 0; j.images && b < g->batch; b += j.images, dst += chunk_floats) {

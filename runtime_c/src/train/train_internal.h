@@ -93,6 +93,11 @@ void el_train_igemm_quads(int taps, int tap_len, const float* const* a, const pt
  * geometry does not fit (then col2im). */
 bool el_train_input_grad_as_forward(const el_train_window* g, el_train_window* f);
 
+/* dst[c * plane + i] = src[i * step + c] for i < cols, c < channels: channels-last columns
+ * (`step` floats apart) to channel planes (train_transpose.c). */
+void el_train_to_planes(const el_train_kernels* k, const float* src, size_t step, int cols,
+                        int channels, float* dst, size_t plane);
+
 /* Copies the im2col row of output pixel `p` (window taps in (i, j) order, in_c floats each,
  * zeros where the tap falls into padding) to `col`. */
 void el_train_im2col_row(const el_train_window* g, const float* x, size_t p, float* col);
