@@ -127,3 +127,14 @@ def test_intra_op_parallelism_threads_sets_the_kernel_threads():
         with counting_products() as seen, tf.Session() as sess:
             sess.run(y)
         assert seen == [native_lib.handle().threads]
+
+
+def test_float64_products_stay_on_numpy():
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((5, 7)), rng.standard_normal((7, 3))
+    with counting_products() as seen:
+        assert matmul.mat_mul(a, b, False, False) is None
+        assert matmul.batch_mat_mul(a[None], b[None], False, False) is None
+    assert not seen
+    with tf.Graph().as_default(), tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.matmul(tf.constant(a), tf.constant(b))), a @ b)
