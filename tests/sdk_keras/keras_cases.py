@@ -463,4 +463,35 @@ def case_backend_functions(tf):
     return out
 
 
+def case_weights_validation_nested(tf):
+    """class_weight and sample_weight in fit, validation_data, a Sequential nested in a functional model,
+    train_on_batch / test_on_batch, and the learning phase fed by hand to a Dropout in graph code."""
+    K = _fresh(tf)
+    x, labels = _digits(48, seed=51)
+    inner = K.Sequential([K.layers.Dense(8, activation="relu", input_shape=(12,)), K.layers.Dense(4)],
+                         name="inner")
+    inp = K.layers.Input((12,))
+    out = K.layers.Activation("softmax")(inner(inp))
+    model = K.Model(inp, out)
+    model.compile(K.optimizers.SGD(0.1, momentum=0.5), "sparse_categorical_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 52)
+    h1 = model.fit(x[:32], labels[:32], batch_size=8, epochs=2, verbose=0, shuffle=False,
+                   class_weight={0: 1.0, 1: 2.0, 2: 0.5, 3: 1.5}, validation_data=(x[32:], labels[32:]))
+    weights = np.linspace(0.5, 1.5, 32).astype(np.float32)
+    h2 = model.fit(x[:32], labels[:32], batch_size=16, epochs=1, verbose=0, shuffle=False, sample_weight=weights)
+    on_batch = model.train_on_batch(x[:10], labels[:10])
+    test_batch = model.test_on_batch(x[10:20], labels[10:20])
+    drop_in = tf.placeholder(tf.float32, [None, 5])
+    dropped = K.layers.Dropout(0.4)(drop_in)
+    ones = np.ones((3, 5), np.float32)
+    sess = K.backend.get_session()
+    test_phase = sess.run(dropped, {drop_in: ones, K.backend.learning_phase(): False})
+    train_phase = sess.run(dropped, {drop_in: np.ones((200, 5), np.float32), K.backend.learning_phase(): True})
+    return dict({"h1_" + k: v for k, v in _history(h1).items()}, **{"h2_" + k: v for k, v in _history(h2).items()},
+                on_batch=np.asarray(on_batch, np.float64), test_batch=np.asarray(test_batch, np.float64),
+                predict=model.predict(x[:3]), layers=[la.name for la in model.layers],
+                names=[w.name for w in model.weights], test_phase=test_phase,
+                train_phase_values=sorted(set(np.round(train_phase.ravel(), 4).tolist())))
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

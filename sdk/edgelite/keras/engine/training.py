@@ -182,7 +182,7 @@ class TrainingMixin:
             out.append(arr.astype(tensor.dtype.base_dtype.as_numpy_dtype, copy=False))
         return out
 
-    def _standardize(self, x: Any, y: Any = None, sample_weight: Any = None) -> tuple:
+    def _standardize(self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None) -> tuple:
         self._ensure_built(x)
         xs = self._arrays(x, self.inputs, self.input_names, "input")
         if y is None:
@@ -205,7 +205,9 @@ class TrainingMixin:
         if counts != target_counts:
             raise ValueError(f"Input arrays should have the same number of samples as target arrays. Found "
                              f"{xs[0].shape[0]} input samples and {ys[0].shape[0]} target samples.")
-        if sample_weight is None:
+        if sample_weight is None and class_weight is not None:
+            sws = [_class_weights(arr, class_weight) for arr in ys]
+        elif sample_weight is None:
             sws = [np.ones(xs[0].shape[0], np.float32) for _ in ys]
         else:
             sws = [np.asarray(w, np.float32).reshape(-1) for w in (sample_weight if isinstance(sample_weight, list)
@@ -218,16 +220,20 @@ class TrainingMixin:
                      on_batch: Any = None) -> List[float]:
         """Runs fn per batch; returns the batch-size-weighted means of its outputs."""
         totals: Optional[np.ndarray] = None
+        self.reset_metrics()
         for b, start in enumerate(range(0, n, batch_size)):
             ids = index[start:start + batch_size] if index is not None else slice(start, start + batch_size)
             feed = [a[ids] for a in arrays] + list(extra)
             if on_batch is not None:
                 on_batch.on_batch_begin(b, {"batch": b, "size": len(feed[0])})
-            outs = np.asarray(fn(feed), dtype=np.float64)
             size = len(feed[0])
+            outs = np.asarray(fn(feed), dtype=np.float64)
             totals = outs * size if totals is None else totals + outs * size
             if on_batch is not None:
-                on_batch.on_batch_end(b, dict(zip(self.metrics_names, [float(o) for o in outs]), batch=b, size=size))
+                logs = dict(zip(self.metrics_names, self._accumulate(outs, size)), batch=b, size=size)
+                on_batch.on_batch_end(b, logs)
+            else:
+                self._accumulate(outs, size)
                 if self.stop_training:
                     n = min(n, start + size)
                     break
@@ -241,11 +247,11 @@ class TrainingMixin:
         """Trains for `epochs` passes over (x, y) in batches of `batch_size` (32); returns the History."""
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
-        if class_weight is not None or steps_per_epoch is not None:
-            raise ValueError("class_weight and steps_per_epoch are not supported by this fit(); pass numpy arrays")
+        if steps_per_epoch is not None:
+            raise ValueError("steps_per_epoch is not supported by this fit(); pass numpy arrays")
         self._require_compiled()
         batch_size = 32 if batch_size is None else int(batch_size)
-        xs, ys, sws = self._standardize(x, y, sample_weight)
+        xs, ys, sws = self._standardize(x, y, sample_weight, class_weight)
         val = None
         if validation_data is not None:
             vx, vy = validation_data[0], validation_data[1]
@@ -318,26 +324,63 @@ class TrainingMixin:
         outs = [np.concatenate([c[i] for c in chunks]) for i in range(len(self.outputs))]
         return outs[0] if len(outs) == 1 else outs
 
-    def train_on_batch(self, x: Any, y: Any, sample_weight: Any = None, class_weight: Any = None) -> Any:
-        """One training step on one batch; the loss (and metrics) before the update."""
+    def train_on_batch(self, x: Any, y: Any, sample_weight: Any = None, class_weight: Any = None,
+                       reset_metrics: bool = True) -> Any:
+        """One training step on one batch; the loss before the update and the metrics accumulated since the
+        last reset (Keras's metrics are running means; reset_metrics clears them afterwards)."""
         self._require_compiled()
-        xs, ys, sws = self._standardize(x, y, sample_weight)
+        xs, ys, sws = self._standardize(x, y, sample_weight, class_weight)
         fn = self._train_function()
         outs = fn(xs + ys + sws + ([True] if self._train_has_phase else []))
-        return outs[0] if len(outs) == 1 else list(outs)
+        return self._batch_result(outs, len(xs[0]), reset_metrics)
 
-    def test_on_batch(self, x: Any, y: Any, sample_weight: Any = None) -> Any:
-        """Loss (and metrics) on one batch, without training."""
+    def test_on_batch(self, x: Any, y: Any, sample_weight: Any = None, reset_metrics: bool = True) -> Any:
+        """Loss on one batch and the running metrics, without training."""
         self._require_compiled()
         xs, ys, sws = self._standardize(x, y, sample_weight)
         outs = self._test_function()(xs + ys + sws)
-        return outs[0] if len(outs) == 1 else list(outs)
+        return self._batch_result(outs, len(xs[0]), reset_metrics)
+
+    def reset_metrics(self) -> None:
+        """Clears the running means of the metrics."""
+        self._metric_sums: Optional[np.ndarray] = None
+        self._metric_count = 0
+
+    def _accumulate(self, outs: Any, size: int) -> List[float]:
+        """The outputs with each metric replaced by its running mean over the batches since the last reset."""
+        outs = np.asarray(outs, dtype=np.float64)
+        # the total loss and, with several outputs, the per-output losses are per-batch values
+        first = 1 + (len(self.outputs) if len(self.outputs) > 1 else 0)
+        if getattr(self, "_metric_sums", None) is None:
+            self._metric_sums, self._metric_count = np.zeros(len(outs) - first), 0
+        self._metric_sums = self._metric_sums + outs[first:] * size
+        self._metric_count += size
+        return [float(o) for o in outs[:first]] + [float(v) for v in self._metric_sums / self._metric_count]
+
+    def _batch_result(self, outs: Any, size: int, reset: bool) -> Any:
+        values = [np.float32(v) for v in self._accumulate(outs, size)]
+        if reset:
+            self.reset_metrics()
+        return values[0] if len(values) == 1 else values
 
     def predict_on_batch(self, x: Any) -> Any:
         """Outputs for one batch."""
         xs, _, _ = self._standardize(x)
         outs = backend.Function(self.inputs, self.outputs)(xs)
         return outs[0] if len(outs) == 1 else outs
+
+
+def _class_weights(y: np.ndarray, class_weight: Any) -> np.ndarray:
+    """Per-sample weights from a {class: weight} dict: classes from one-hot rows (argmax) or integer labels."""
+    if not isinstance(class_weight, dict):
+        raise ValueError(f"`class_weight` should be a dict mapping classes to weights. Received: {class_weight}")
+    classes = np.argmax(y, axis=1) if y.ndim == 2 and y.shape[1] > 1 else y.reshape(len(y))
+    classes = classes.astype(np.int64)
+    missing = set(np.unique(classes).tolist()) - set(class_weight)
+    if missing:
+        raise ValueError(f"`class_weight` must contain all classes in the data. The classes {missing} exist in the "
+                         "data but not in `class_weight`.")
+    return np.asarray([class_weight[c] for c in classes], np.float32)
 
 
 def _progress_line(n: int, seconds: float, logs: Dict[str, float], verbose: int) -> str:
