@@ -335,7 +335,19 @@ def saved_functional(tf):
     return model, [rng.randint(0, 6, (3, 4)).astype(np.int32), rng.uniform(0, 1, (3, 4, 4, 1)).astype(np.float32)]
 
 
-SAVED_MODELS = {"sequential": saved_sequential, "functional": saved_functional}
+def saved_text(tf):
+    """An Embedding / Bidirectional LSTM / TimeDistributed Dense / Bidirectional GRU model and its input."""
+    K = _fresh(tf)
+    model = K.Sequential([K.layers.Embedding(12, 3, input_length=6),
+                          K.layers.Bidirectional(K.layers.LSTM(4, return_sequences=True)),
+                          K.layers.TimeDistributed(K.layers.Dense(3, activation="relu")),
+                          K.layers.Bidirectional(K.layers.GRU(2), merge_mode="sum"),
+                          K.layers.Dense(1, activation="sigmoid")])
+    _seed_weights(model, 25)
+    return model, np.arange(12).reshape(2, 6) % 11
+
+
+SAVED_MODELS = {"sequential": saved_sequential, "functional": saved_functional, "text": saved_text}
 
 
 def case_callbacks(tf):
@@ -492,6 +504,27 @@ def case_weights_validation_nested(tf):
                 predict=model.predict(x[:3]), layers=[la.name for la in model.layers],
                 names=[w.name for w in model.weights], test_phase=test_phase,
                 train_phase_values=sorted(set(np.round(train_phase.ravel(), 4).tolist())))
+
+
+def case_wrappers_text(tf):
+    """pad_sequences, then Embedding, Bidirectional LSTM (sequences, concat), TimeDistributed Dense and a
+    Bidirectional GRU (sum) trained 2 epochs; names, predictions, losses."""
+    K = _fresh(tf)
+    rng = np.random.RandomState(61)
+    raw = [list(rng.randint(1, 12, rng.randint(2, 9))) for _ in range(20)]
+    padded = K.preprocessing.sequence.pad_sequences(raw, maxlen=6)
+    post = K.utils.pad_sequences(raw[:4], padding="post", truncating="post", value=-1)
+    target = (padded.sum(1) % 2).astype(np.float32)
+    model = K.Sequential([K.layers.Embedding(12, 3, input_length=6),
+                          K.layers.Bidirectional(K.layers.LSTM(4, return_sequences=True)),
+                          K.layers.TimeDistributed(K.layers.Dense(3, activation="relu")),
+                          K.layers.Bidirectional(K.layers.GRU(2), merge_mode="sum"),
+                          K.layers.Dense(1, activation="sigmoid")])
+    model.compile("rmsprop", "binary_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 62)
+    hist = model.fit(padded, target, batch_size=5, epochs=2, verbose=0, shuffle=False)
+    return dict(_history(hist), padded=padded, post=post, predict=model.predict(padded[:4]),
+                names=[w.name for w in model.weights], layers=[la.name for la in model.layers])
 
 
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

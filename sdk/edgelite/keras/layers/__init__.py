@@ -14,6 +14,7 @@ from .merge import (  # noqa: F401
 )
 from .normalization import BatchNormalization  # noqa: F401
 from .recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
+from .wrappers import Bidirectional, TimeDistributed  # noqa: F401
 from .simple import (  # noqa: F401
     ELU, Cropping2D, Lambda, LeakyReLU, Permute, ReLU, RepeatVector, Softmax, UpSampling2D, ZeroPadding2D,
 )

@@ -31,9 +31,11 @@ class _Recurrent(Layer):
                  activity_regularizer: Any = None, kernel_constraint: Any = None, recurrent_constraint: Any = None,
                  bias_constraint: Any = None, dropout: float = 0.0, recurrent_dropout: float = 0.0,
                  return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
-                 stateful: bool = False, unroll: bool = False, **kwargs: Any) -> None:
-        if dropout or recurrent_dropout or stateful:
-            raise ValueError("dropout, recurrent_dropout and stateful are not supported by this recurrent layer")
+                 stateful: bool = False, unroll: bool = False, time_major: bool = False,
+                 zero_output_for_mask: bool = False, **kwargs: Any) -> None:
+        if dropout or recurrent_dropout or stateful or time_major:
+            raise ValueError("dropout, recurrent_dropout, stateful and time_major are not supported by this "
+                             "recurrent layer")
         super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
         if units <= 0:
             raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
@@ -130,7 +132,7 @@ class _Recurrent(Layer):
                     activity_regularizer=_name_of(self.activity_regularizer), kernel_constraint=None,
                     recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
                     return_sequences=self.return_sequences, return_state=self.return_state,
-                    go_backwards=self.go_backwards, stateful=False, unroll=self.unroll)
+                    go_backwards=self.go_backwards, stateful=False, unroll=self.unroll, time_major=False)
 
 
 class _StepCell:

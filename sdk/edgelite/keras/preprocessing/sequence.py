@@ -1,0 +1,2 @@
+"""tf.keras.preprocessing.sequence: pad_sequences."""
+from ..utils import pad_sequences  # noqa: F401
