@@ -10,7 +10,7 @@
 #include "train/train_f64_internal.h"
 
 /* Pixels per im2col tile; parts of the filter gradient, and pixels per product within one. */
-enum { TILE = 32, MAX_PARTS = 16, PART_TILE = 64 };
+enum { TILE = 32, MAX_PARTS = 16, PART_TILE = 128 };
 
 /* Adds the im2col-shaped row `col` of output pixel p onto the input elements its taps meet. */
 static void col2im_add(const el_train_window* g, const double* col, size_t p, double* dx) {
@@ -186,7 +186,7 @@ static void filter_part(void* arg, int task, int thread) {
     el_dview a = {j->in + p0 * (size_t)j->kdim, 1, j->kdim, NULL, 0};
     if (!j->flat) {
       for (int r = 0; r < cnt; ++r) {
-        el_dgemm_window_row(j->g, j->in, p0 + (size_t)r, 1, cols + (size_t)r * j->kdim);
+        el_dgemm_window_row(j->g, j->in, p0 + (size_t)r, cols + (size_t)r * j->kdim);
       }
       a.data = cols;
     }

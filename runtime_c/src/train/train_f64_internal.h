@@ -27,12 +27,12 @@ typedef struct el_dview {
 static inline size_t el_dgemm_packed_b(int k, int n) {
   return (size_t)((n + EL_DGEMM_NR - 1) / EL_DGEMM_NR) * (size_t)k * EL_DGEMM_NR;
 }
-static inline size_t el_dgemm_scratch(int k) { return (size_t)k * EL_DGEMM_MAX_MR; }
+/* The packed block of A and, for a window view, a row of in_c (<= k) zeros. */
+static inline size_t el_dgemm_scratch(int k) { return (size_t)k * (EL_DGEMM_MAX_MR + 1); }
 
 /* Copies the im2col row of output pixel p of window g over x (taps in (i, j) order, in_c doubles
- * each, zeros in the padding) to dst[0], dst[stride], dst[2 * stride], ... */
-void el_dgemm_window_row(const el_train_window* g, const double* x, size_t p, size_t stride,
-                         double* dst);
+ * each, zeros in the padding) to dst. */
+void el_dgemm_window_row(const el_train_window* g, const double* x, size_t p, double* dst);
 
 /* Packs the k x n matrix b in panels of EL_DGEMM_NR columns, each [k][NR], zero-padded. */
 void el_dgemm_pack_b(const el_train_kernels* kern, int k, int n, el_dview b, double* packed);
