@@ -10,13 +10,17 @@ from edgelite.train.basic_session_run_hooks import (CheckpointSaverHook, Checkpo
 from edgelite.train.session_run_hook import (SessionRunArgs, SessionRunContext, SessionRunHook,  # noqa: F401
                                              SessionRunValues)
 
-from . import inputs  # noqa: F401
+from . import export, inputs  # noqa: F401
 from .canned import DNNClassifier, DNNRegressor, LinearClassifier, LinearRegressor  # noqa: F401
 from .estimator import Estimator, WarmStartSettings  # noqa: F401
+from .exporter import Exporter, FinalExporter, LatestExporter  # noqa: F401
 from .model_fn import EstimatorSpec, ModeKeys  # noqa: F401
 from .run_config import RunConfig  # noqa: F401
+from .training import EvalSpec, TrainSpec, train_and_evaluate  # noqa: F401
 
-__all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "WarmStartSettings", "Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
+__all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "WarmStartSettings", "Estimator",
+           "EvalSpec", "TrainSpec", "train_and_evaluate", "Exporter", "FinalExporter", "LatestExporter", "export",
+           "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
            "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
            "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "SessionRunArgs",
            "SessionRunContext", "SessionRunHook", "SessionRunValues", "StepCounterHook", "StopAtStepHook",

@@ -213,12 +213,13 @@ class Estimator:
                 all_hooks.append(hooks_lib.LoggingTensorHook({"loss": spec.loss, "step": global_step},
                                                              every_n_iter=self._config.log_step_count_steps))
             chief_hooks = list(spec.training_chief_hooks)
+            # One scaffold: the saver hook reads the saver the session finalizes into it.
+            scaffold = self._scaffold(spec)
             if saving_listeners:
                 chief_hooks.append(hooks_lib.CheckpointSaverHook(
                     self._model_dir, save_secs=self._config.save_checkpoints_secs,
                     save_steps=self._config.save_checkpoints_steps, listeners=saving_listeners,
-                    scaffold=self._scaffold(spec)))
-            scaffold = self._scaffold(spec)
+                    scaffold=scaffold))
             save_secs = None if saving_listeners else self._config.save_checkpoints_secs
             save_steps = None if saving_listeners else self._config.save_checkpoints_steps
             loss = None
@@ -272,6 +273,25 @@ class Estimator:
         writer = summary.FileWriterCache.get(os.path.join(self._model_dir, "eval" if not name else f"eval_{name}"))
         writer.add_summary(summary.Summary(value=values), int(results[ops.GraphKeys.GLOBAL_STEP]))
         writer.flush()
+
+    # ---- export ----------------------------------------------------------------------------------------------
+    def export_saved_model(self, export_dir_base: str, serving_input_receiver_fn: Callable,
+                           assets_extra: Optional[dict] = None, as_text: bool = False,
+                           checkpoint_path: Optional[str] = None) -> bytes:
+        """The model_fn's PREDICT graph over the serving receiver with the latest (or given) checkpoint's
+        variables, as a SavedModel in <export_dir_base>/<timestamp>; returns that directory (bytes)."""
+        from .saved_model_export import export_saved_model
+
+        return export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra, as_text,
+                                  checkpoint_path)
+
+    def export_savedmodel(self, export_dir_base: str, serving_input_receiver_fn: Callable,
+                          assets_extra: Optional[dict] = None, as_text: bool = False,
+                          checkpoint_path: Optional[str] = None, strip_default_attrs: bool = False) -> bytes:
+        """TF1's older name of export_saved_model (default attributes are always stripped)."""
+        logger.warning("This function will only be available in TF 1.x; use export_saved_model instead.")
+        return self.export_saved_model(export_dir_base, serving_input_receiver_fn, assets_extra, as_text,
+                                       checkpoint_path)
 
     # ---- predict ---------------------------------------------------------------------------------------------
     def predict(self, input_fn: Callable, predict_keys: Any = None, hooks: Any = None,

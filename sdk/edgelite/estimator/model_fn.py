@@ -8,6 +8,7 @@ from edgelite.framework import ops
 from edgelite.train.session_run_hook import SessionRunHook
 
 LOSS_METRIC_KEY = "loss"
+DEFAULT_SERVING_KEY = "serving_default"
 
 
 class ModeKeys:
@@ -62,6 +63,29 @@ def _check_hooks(hooks: Any, what: str) -> tuple:
     return hooks
 
 
+def _check_export_outputs(export_outputs: Any, predictions: Any, mode: str) -> Any:
+    """A dict of ExportOutputs with a 'serving_default' entry (PREDICT without any: a PredictOutput of the
+    predictions)."""
+    from .export.export_output import ExportOutput, PredictOutput
+
+    if export_outputs is None:
+        if mode != ModeKeys.PREDICT:
+            return None
+        export_outputs = {DEFAULT_SERVING_KEY: PredictOutput(predictions)}
+    if not isinstance(export_outputs, dict):
+        raise TypeError(f"export_outputs must be dict, given: {export_outputs}")
+    for value in export_outputs.values():
+        if not isinstance(value, ExportOutput):
+            raise TypeError(f"Values in export_outputs must be ExportOutput objects. Given: {export_outputs}")
+    export_outputs = dict(export_outputs)
+    if len(export_outputs) == 1:
+        export_outputs.setdefault(DEFAULT_SERVING_KEY, next(iter(export_outputs.values())))
+    elif len(export_outputs) > 1 and DEFAULT_SERVING_KEY not in export_outputs:
+        raise ValueError("Multiple export_outputs were provided, but none of them is specified as the default.  Do "
+                         "this by naming one of them with signature_constants.DEFAULT_SERVING_SIGNATURE_DEF_KEY.")
+    return export_outputs
+
+
 _FIELDS = ["mode", "predictions", "loss", "train_op", "eval_metric_ops", "export_outputs", "training_chief_hooks",
            "training_hooks", "scaffold", "evaluation_hooks", "prediction_hooks"]
 
@@ -87,7 +111,8 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", _FIELDS)):
         predictions = _check_predictions(predictions if predictions is not None else {})
         return super().__new__(
             cls, mode=mode, predictions=predictions, loss=loss, train_op=train_op,
-            eval_metric_ops=_check_metric_ops(eval_metric_ops), export_outputs=export_outputs,
+            eval_metric_ops=_check_metric_ops(eval_metric_ops),
+            export_outputs=_check_export_outputs(export_outputs, predictions, mode),
             training_chief_hooks=_check_hooks(training_chief_hooks, "training_chief_hooks"),
             training_hooks=_check_hooks(training_hooks, "training_hooks"), scaffold=scaffold,
             evaluation_hooks=_check_hooks(evaluation_hooks, "evaluation_hooks"),

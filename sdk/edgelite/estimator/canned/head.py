@@ -12,7 +12,7 @@ from edgelite.ops import array_ops, check_ops, control_flow_ops, lookup_ops, mat
 from edgelite.train import training_util
 
 from ..model_fn import EstimatorSpec, ModeKeys
-from . import export_output
+from ..export import export_output
 
 LOSS_MEAN = "average_loss"
 DEFAULT_SERVING_KEY = "serving_default"
