@@ -16,6 +16,10 @@ PROGRAMS_DIR = Path(__file__).resolve().parent
 RESULTS_DIR = PROGRAMS_DIR / "tf_results"
 EDGELITE_IMPORT = "import edgelite as tf"
 TF_IMPORT = "import tensorflow.compat.v1 as tf; tf.disable_v2_behavior()"
+# TensorFlow 2.16+ ships no tf.estimator: programs using it get tensorflow-estimator 2.15 attached by the loader of
+# tests/sdk_estimator/fixtures (see there how to install it).
+ESTIMATOR_DIR = PROGRAMS_DIR.parent / "sdk_estimator" / "fixtures"
+TF_ESTIMATOR = "; import tf_estimator_loader; tf.estimator = tf_estimator_loader.estimator_module()"
 TOLERANCE_PREFIX = "# tolerance:"
 RESULT_PREFIX = "RESULT "
 # A guard against hangs, not a speed check: a program takes seconds alone but shares a loaded machine in CI.
@@ -43,7 +47,7 @@ def tensorflow_source(text: str, name: str = "program") -> str:
     if len(hits) != 1:
         raise ValueError(f"{name}: expected exactly one line '{EDGELITE_IMPORT}', found {len(hits)}")
     indent = lines[hits[0]][: len(lines[hits[0]]) - len(lines[hits[0]].lstrip())]
-    lines[hits[0]] = indent + TF_IMPORT
+    lines[hits[0]] = indent + TF_IMPORT + (TF_ESTIMATOR if "tf.estimator." in text else "")
     return "\n".join(lines) + "\n"
 
 
@@ -95,7 +99,8 @@ def run_edgelite(path: Path) -> dict:
 
 def run_tensorflow(path: Path, python: str = sys.executable) -> dict:
     """The program's RESULT under TensorFlow's tf.compat.v1 (the interpreter given must have TensorFlow)."""
-    return run_source(tensorflow_source(path.read_text(), path.stem), path.stem, python=python, env=child_env())
+    return run_source(tensorflow_source(path.read_text(), path.stem), path.stem, python=python,
+                      env=child_env([str(ESTIMATOR_DIR)]))
 
 
 def mismatches(got: dict, expected: dict, tolerance: dict) -> list[str]:
