@@ -73,6 +73,14 @@ CASES = {
             optimizer=tf.train.GradientDescentOptimizer(0.1), activation_fn=tf.nn.tanh, model_dir=d,
             warm_start_from=w),
         _dnn_vars([5], 4, 3), "names3", ["x"]),
+    "dnn_classifier_embedding_batchnorm": (
+        lambda tf, est, d, w: est.DNNClassifier(
+            hidden_units=[4], feature_columns=[_x(tf), tf.feature_column.embedding_column(_c(tf), 2)], n_classes=3,
+            batch_norm=True, model_dir=d, warm_start_from=w),
+        dict(_dnn_vars([4], 6, 3), **{
+            "dnn/input_from_feature_columns/input_layer/c_embedding/embedding_weights": [3, 2],
+            "dnn/hiddenlayer_0/batchnorm_0/gamma": [4], "dnn/hiddenlayer_0/batchnorm_0/beta": [4]}),
+        "y3", ["x", "c"]),
     "dnn_regressor": (
         lambda tf, est, d, w: est.DNNRegressor(hidden_units=[6, 4], feature_columns=[_x(tf)], model_dir=d,
                                                warm_start_from=w),
@@ -139,3 +147,14 @@ def _plain(value):
     if value.dtype == object:
         return [v.decode() for v in value.ravel()]
     return value.tolist()
+
+
+def parse_specs(tf, est) -> dict:
+    """classifier/regressor_parse_example_spec of a numeric, a vocabulary and a weight column, as plain values."""
+    columns = [_x(tf), _c(tf)]
+    specs = {"classifier": est.classifier_parse_example_spec(columns, "label", weight_column="weight"),
+             "regressor": est.regressor_parse_example_spec(columns, "y", label_dimension=2, label_default=(0.0, 1.0))}
+    return {kind: {key: [type(f).__name__, list(getattr(f, "shape", [])), f.dtype.name,
+                         None if getattr(f, "default_value", None) is None else list(f.default_value)]
+                   for key, f in spec.items()}
+            for kind, spec in specs.items()}

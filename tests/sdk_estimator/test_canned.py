@@ -19,6 +19,11 @@ EST = types.SimpleNamespace(**{name: getattr(tf.estimator, name) for name in tf.
                             numpy_input_fn=tf.estimator.inputs.numpy_input_fn)
 
 
+def test_parse_example_specs_match_tensorflow():
+    with tf.Graph().as_default():
+        assert canned_cases.parse_specs(tf, EST) == FIXTURES["parse_specs"]
+
+
 def _close(got, want, what: str) -> None:
     np.testing.assert_allclose(np.asarray(got, np.float64), np.asarray(want, np.float64), rtol=2e-4, atol=2e-5,
                                err_msg=what)

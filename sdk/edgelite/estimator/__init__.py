@@ -15,11 +15,13 @@ from .canned import DNNClassifier, DNNRegressor, LinearClassifier, LinearRegress
 from .estimator import Estimator, WarmStartSettings  # noqa: F401
 from .exporter import Exporter, FinalExporter, LatestExporter  # noqa: F401
 from .model_fn import EstimatorSpec, ModeKeys  # noqa: F401
+from .parsing_specs import classifier_parse_example_spec, regressor_parse_example_spec  # noqa: F401
 from .run_config import RunConfig  # noqa: F401
 from .training import EvalSpec, TrainSpec, train_and_evaluate  # noqa: F401
 
 __all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "WarmStartSettings", "Estimator",
            "EvalSpec", "TrainSpec", "train_and_evaluate", "Exporter", "FinalExporter", "LatestExporter", "export",
+           "classifier_parse_example_spec", "regressor_parse_example_spec",
            "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
            "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
            "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "SessionRunArgs",

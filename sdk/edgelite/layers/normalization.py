@@ -6,7 +6,7 @@ from typing import Any, Callable, Optional
 from edgelite.framework import dtypes, ops
 from edgelite.nn import batch_normalization as nn_batch_normalization
 from edgelite.nn import fused_batch_norm, moments
-from edgelite.ops import array_ops, init_ops, math_ops, state_ops
+from edgelite.ops import array_ops, init_ops, math_ops, state_ops, variable_scope
 
 from .base import Layer
 from .core import smart_cond
@@ -72,10 +72,17 @@ class BatchNormalization(Layer):
         self.beta = self.add_weight("beta", shape, dtype=param_dtype, initializer=self.beta_initializer,
                                     regularizer=self.beta_regularizer, constraint=self.beta_constraint,
                                     trainable=True) if self.center else None
-        self.moving_mean = self.add_weight("moving_mean", shape, dtype=param_dtype,
-                                           initializer=self.moving_mean_initializer, trainable=False)
-        self.moving_variance = self.add_weight("moving_variance", shape, dtype=param_dtype,
-                                               initializer=self.moving_variance_initializer, trainable=False)
+        # The moving statistics are updated in place, so TF creates them unpartitioned under a partitioned scope.
+        scope = variable_scope.get_variable_scope()
+        partitioner = scope.partitioner
+        scope.set_partitioner(None)
+        try:
+            self.moving_mean = self.add_weight("moving_mean", shape, dtype=param_dtype,
+                                               initializer=self.moving_mean_initializer, trainable=False)
+            self.moving_variance = self.add_weight("moving_variance", shape, dtype=param_dtype,
+                                                   initializer=self.moving_variance_initializer, trainable=False)
+        finally:
+            scope.set_partitioner(partitioner)
         self.built = True
 
     def _assign_moving_average(self, variable: Any, value: Any, momentum: Any) -> Any:
