@@ -162,7 +162,22 @@ def shape_text_unknown_dims(tf):
             "as_list": [-1 if d is None else d for d in x.shape.as_list()], "str_v": str(v)}
 
 
+def second_minimize_same_scope(tf):
+    """minimize() of a second loss by the same or a new optimizer in one name scope (and in a variable scope):
+    TF builds it, uniquifying the op and slot names (train/Adam_1, w/Adam_2, train/beta1_power_1)."""
+    w = tf.get_variable("w", [2], initializer=tf.ones_initializer())
+    with tf.name_scope("train"):
+        opt = tf.train.AdamOptimizer(0.1)
+        ops_ = [opt.minimize(tf.reduce_sum(w * w)), opt.minimize(tf.reduce_sum(w * 3.0)),
+                tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(w))]
+    with tf.variable_scope("vs"):
+        ops_ += [tf.train.AdamOptimizer(0.1).minimize(tf.reduce_sum(w)),
+                 tf.train.MomentumOptimizer(0.1, 0.9).minimize(tf.reduce_sum(w * 2.0))]
+    return {"ops": [op.name for op in ops_], "variables": sorted(v.op.name for v in tf.global_variables())}
+
+
 CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_multi_axes_partial,
          tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
          tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index,
-         session_scalar_fetch_types, tensor_text_unknown_rank, shape_text_unknown_dims]
+         session_scalar_fetch_types, tensor_text_unknown_rank, shape_text_unknown_dims,
+         second_minimize_same_scope]
