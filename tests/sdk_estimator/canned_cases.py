@@ -81,6 +81,24 @@ CASES = {
             "dnn/input_from_feature_columns/input_layer/c_embedding/embedding_weights": [3, 2],
             "dnn/hiddenlayer_0/batchnorm_0/gamma": [4], "dnn/hiddenlayer_0/batchnorm_0/beta": [4]}),
         "y3", ["x", "c"]),
+    "dnn_linear_combined_classifier": (
+        lambda tf, est, d, w: est.DNNLinearCombinedClassifier(
+            linear_feature_columns=[_x(tf), _c(tf)], dnn_feature_columns=[_x(tf)], dnn_hidden_units=[5],
+            model_dir=d, warm_start_from=w),
+        dict(_dnn_vars([5], 4, 1), **_linear_vars(1, True)), "y2", ["x", "c"]),
+    "dnn_linear_combined_regressor_2d": (
+        lambda tf, est, d, w: est.DNNLinearCombinedRegressor(
+            linear_feature_columns=[_x(tf)], dnn_feature_columns=[_x(tf), tf.feature_column.indicator_column(_c(tf))],
+            dnn_hidden_units=[4, 3], label_dimension=2, dnn_optimizer=tf.train.AdamOptimizer(0.01),
+            linear_optimizer="SGD", model_dir=d, warm_start_from=w),
+        dict(_dnn_vars([4, 3], 7, 2), **_linear_vars(2, False)), "yr2", ["x", "c"]),
+    "baseline_classifier_3": (
+        lambda tf, est, d, w: est.BaselineClassifier(n_classes=3, weight_column="weight", model_dir=d),
+        {}, "y3", ["x", "weight"]),
+    "baseline_regressor": (
+        lambda tf, est, d, w: est.BaselineRegressor(
+            model_dir=d, optimizer=lambda: tf.train.GradientDescentOptimizer(0.01)),
+        {}, "yr", ["x", "c"]),
     "dnn_regressor": (
         lambda tf, est, d, w: est.DNNRegressor(hidden_units=[6, 4], feature_columns=[_x(tf)], model_dir=d,
                                                warm_start_from=w),
@@ -112,7 +130,9 @@ def initial_values(case: str) -> dict:
 
 
 def write_initial_checkpoint(tf, case: str, path: str) -> str:
-    """A checkpoint holding the case's initial weights under the estimator's variable names."""
+    """A checkpoint holding the case's initial weights under the estimator's variable names (None: no weights)."""
+    if not CASES[case][1]:
+        return None
     with tf.Graph().as_default():
         variables = [tf.Variable(value, name=name) for name, value in initial_values(case).items()]
         saver = tf.train.Saver(variables)
@@ -137,7 +157,7 @@ def run_case(tf, est, case: str, workdir: str) -> dict:
     names = estimator.get_variable_names()
     return {"metrics": {k: np.asarray(v).tolist() for k, v in metrics.items()},
             "variables": {n: estimator.get_variable_value(n).tolist() for n in names
-                          if n in CASES[case][1] or n == "global_step"},
+                          if n in CASES[case][1] or n in ("global_step", "baseline/bias")},
             "variable_names": names,
             "predictions": [{k: _plain(v) for k, v in p.items()} for p in predictions]}
 

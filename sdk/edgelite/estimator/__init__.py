@@ -11,7 +11,8 @@ from edgelite.train.session_run_hook import (SessionRunArgs, SessionRunContext, 
                                              SessionRunValues)
 
 from . import export, inputs  # noqa: F401
-from .canned import DNNClassifier, DNNRegressor, LinearClassifier, LinearRegressor  # noqa: F401
+from .canned import (BaselineClassifier, BaselineRegressor, DNNClassifier, DNNLinearCombinedClassifier,  # noqa: F401
+                     DNNLinearCombinedRegressor, DNNRegressor, LinearClassifier, LinearRegressor)
 from .estimator import Estimator, WarmStartSettings  # noqa: F401
 from .exporter import Exporter, FinalExporter, LatestExporter  # noqa: F401
 from .model_fn import EstimatorSpec, ModeKeys  # noqa: F401
@@ -19,7 +20,8 @@ from .parsing_specs import classifier_parse_example_spec, regressor_parse_exampl
 from .run_config import RunConfig  # noqa: F401
 from .training import EvalSpec, TrainSpec, train_and_evaluate  # noqa: F401
 
-__all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "WarmStartSettings", "Estimator",
+__all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
+           "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor", "WarmStartSettings", "Estimator",
            "EvalSpec", "TrainSpec", "train_and_evaluate", "Exporter", "FinalExporter", "LatestExporter", "export",
            "classifier_parse_example_spec", "regressor_parse_example_spec",
            "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
