@@ -68,11 +68,25 @@ def auto_scale_case(rng: np.random.Generator, n: int, magnitude: int) -> SignalC
     return SignalCase(f"auto_scale_{n}_m{magnitude}", model, [[int16s(rng, [n], -magnitude, magnitude)]])
 
 
-def rfft_case(rng: np.random.Generator, rows: int, length: int, fft_length: int, magnitude: int = INT16.max) -> SignalCase:
-    opts = {"T": 7, "fft_length": fft_length}
-    model = op_model("SignalRfft", [([rows, length], np.int16)], [([rows, fft_length + 2], np.int16)], opts)
-    sets = [[int16s(rng, [rows, length], -magnitude, magnitude)] for _ in range(2)]
-    return SignalCase(f"rfft_{rows}x{length}_n{fft_length}", model, sets, opts)
+RFFT_TYPES = {np.int16: 7, np.int32: 2, np.float32: 0}
+
+
+def rfft_case(rng: np.random.Generator, rows: int, length: int, fft_length: int, magnitude: int = INT16.max,
+              dtype: type = np.int16) -> SignalCase:
+    """Int16 samples within +-magnitude; int32 ones scaled to the same share of their range;
+    floats of magnitude / 32768."""
+    opts = {"T": RFFT_TYPES[dtype], "fft_length": fft_length}
+    model = op_model("SignalRfft", [([rows, length], dtype)], [([rows, fft_length + 2], dtype)], opts)
+    sets = []
+    for _ in range(2):
+        x = int16s(rng, [rows, length], -magnitude, magnitude)
+        if dtype == np.int32:
+            x = x.astype(np.int32) * 65536 + rng.integers(0, 65536, size=x.shape).astype(np.int32)
+        elif dtype == np.float32:
+            x = x.astype(np.float32) / 32768
+        sets.append([x])
+    name = f"rfft_{np.dtype(dtype).name}_{rows}x{length}_n{fft_length}"
+    return SignalCase(name, model, sets, opts)
 
 
 def energy_case(rng: np.random.Generator, bins: int, start: int, end: int) -> SignalCase:
@@ -148,6 +162,8 @@ def all_cases(seed: int = 26) -> List[SignalCase]:
     cases += [rfft_case(rng, 1, 480, 512), rfft_case(rng, 2, 64, 64), rfft_case(rng, 1, 30, 48),
               rfft_case(rng, 1, 50, 50),
               rfft_case(rng, 1, 100, 120, 2000)]
+    cases += [rfft_case(rng, 1, 480, 512, dtype=t) for t in (np.int32, np.float32)]
+    cases += [rfft_case(rng, 2, 40, 60, 1000, dtype=t) for t in (np.int32, np.float32)]
     cases += [energy_case(rng, 257, 5, 241), energy_case(rng, 9, 0, 9), energy_case(rng, 4, 2, 2)]
     cases += [filter_bank_case(rng, 257, 40), filter_bank_case(rng, 32, 5, 0), filter_bank_case(rng, 64, 3, 30)]
     cases += [square_root_case(rng, 64, s) for s in (0, 7, 31)]

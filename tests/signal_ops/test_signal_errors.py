@@ -31,7 +31,7 @@ SUBTRACTION = {"alternate_one_minus_smoothing": 15401, "alternate_smoothing": 98
     ("SignalWindow", WINDOW_IO, {"shift": 32}, None, "'shift' in \\[0, 31\\]"),
     ("SignalWindow", WINDOW_IO, {"shift": "twelve"}, None, "'shift' in \\[0, 31\\]"),
     ("SignalRfft", ([([1, 8], np.int16)], [([1, 10], np.int16)]), {"T": 1, "fft_length": 8}, None,
-     "SignalRfft: type T=1 is not supported"),
+     "SignalRfft: type T=1 is not supported; it takes int16 \\(7\\), int32 \\(2\\) or float32 \\(0\\)"),
     ("SignalRfft", ([([1, 8], np.int16)], [([1, 10], np.int16)]), {"T": 7, "fft_length": 7}, None,
      "even 'fft_length'"),
     ("SignalRfft", ([([1, 16], np.int16)], [([1, 10], np.int16)]), {"T": 7, "fft_length": 8}, None,
