@@ -527,4 +527,37 @@ def case_wrappers_text(tf):
                 names=[w.name for w in model.weights], layers=[la.name for la in model.layers])
 
 
+def case_custom_layer_and_convs(tf):
+    """A user-defined Keras layer (build/add_weight/call), Conv2DTranspose and SeparableConv2D in a functional
+    model trained one epoch; names, losses, predictions."""
+    K = _fresh(tf)
+
+    class Scale(K.layers.Layer):
+        def __init__(self, factor, **kwargs):
+            super(Scale, self).__init__(**kwargs)
+            self.factor = factor
+
+        def build(self, input_shape):
+            self.gain = self.add_weight(name="gain", shape=(int(input_shape[-1]),), initializer="ones",
+                                        trainable=True)
+            super(Scale, self).build(input_shape)
+
+        def call(self, inputs):
+            return inputs * self.gain * self.factor
+
+    rng = np.random.RandomState(71)
+    x = rng.uniform(0, 1, (12, 6, 6, 2)).astype(np.float32)
+    y = rng.uniform(0, 1, (12, 12, 12, 1)).astype(np.float32)
+    inp = K.layers.Input((6, 6, 2))
+    h = K.layers.SeparableConv2D(4, 3, padding="same", depth_multiplier=2, activation="relu")(inp)
+    h = Scale(0.5)(h)
+    out = K.layers.Conv2DTranspose(1, 3, strides=2, padding="same")(h)
+    model = K.Model(inp, out)
+    model.compile(K.optimizers.SGD(0.05), "mse")
+    _seed_weights(model, 72)
+    hist = model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
+    return dict(_history(hist), predict=model.predict(x[:2]), names=[w.name for w in model.weights],
+                shape=list(out.shape.as_list()))
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -154,6 +154,15 @@ msle = MSLE = mean_squared_logarithmic_error
 kld = KLD = kullback_leibler_divergence = kl_divergence
 
 
+def per_sample_weights(sample_weight: Any, losses: Any) -> Any:
+    """Sample weights [batch] shaped to broadcast over losses of any rank ([batch, 1, ...])."""
+    weights = math_ops.cast(sample_weight, losses.dtype)
+    rank = losses.shape.ndims
+    if rank is not None and rank > 1 and weights.shape.ndims == 1:
+        weights = array_ops.reshape(weights, [-1] + [1] * (rank - 1))
+    return weights
+
+
 class Loss:
     """A loss object: __call__(y_true, y_pred, sample_weight) is the weighted mean of the per-sample losses."""
 
@@ -172,7 +181,7 @@ class Loss:
         with ops.name_scope(self.name or type(self).__name__.lower()):
             losses = self.call(y_true, y_pred)
             if sample_weight is not None:
-                losses = losses * math_ops.cast(sample_weight, losses.dtype)
+                losses = losses * per_sample_weights(sample_weight, losses)
             if self.reduction == "none":
                 return losses
             total = math_ops.reduce_sum(losses)

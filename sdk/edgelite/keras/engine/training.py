@@ -86,7 +86,7 @@ class TrainingMixin:
                     out_loss = fn(target, output, sample_weight=sample_weight)
                 else:
                     per_sample = fn(target, output)
-                    weighted = per_sample * math_ops.cast(sample_weight, per_sample.dtype)
+                    weighted = per_sample * losses_mod.per_sample_weights(sample_weight, per_sample)
                     count = math_ops.cast(array_ops.size(per_sample), per_sample.dtype)
                     out_loss = math_ops.div_no_nan(math_ops.reduce_sum(weighted), count)
             output_losses.append(out_loss * weight if weight != 1.0 else out_loss)

@@ -3,8 +3,8 @@ from ..engine.base_layer import Layer  # noqa: F401
 from ..engine.input_layer import Input, InputLayer  # noqa: F401
 from edgelite.layers.input_spec import InputSpec  # noqa: F401
 from .convolutional import (  # noqa: F401
-    AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, GlobalAveragePooling1D, GlobalAveragePooling2D,
-    GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D,
+    AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, Conv2DTranspose, GlobalAveragePooling1D,
+    GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D, SeparableConv2D,
 )
 from .core import Activation, Dense, Dropout, Flatten, Reshape  # noqa: F401
 from .embedding import Embedding  # noqa: F401
@@ -21,6 +21,8 @@ from .simple import (  # noqa: F401
 
 Convolution1D = Conv1D
 Convolution2D = Conv2D
+Convolution2DTranspose = Deconvolution2D = Conv2DTranspose
+SeparableConvolution2D = SeparableConv2D
 MaxPool1D = MaxPooling1D
 AvgPool1D = AveragePooling1D
 GlobalAvgPool1D = GlobalAveragePooling1D

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import numpy as np
+
 from edgelite.layers import convolutional as tf_conv
 from edgelite.layers import convolutional_nd as tf_conv_nd
 from edgelite.layers import pooling_nd as tf_pool_nd
@@ -12,7 +14,18 @@ from edgelite.ops import math_ops
 
 from .. import activations, backend, initializers, regularizers
 from ..engine.base_layer import Layer
-from .core import kernel_bias_config
+from .core import _name_of, kernel_bias_config
+
+
+def _kernel_bias_kwargs(args: dict) -> dict:
+    """A Keras conv constructor's activation and kernel/bias arguments resolved for edgelite.layers."""
+    return dict(activation=activations.get(args["activation"]), use_bias=args["use_bias"],
+                kernel_initializer=initializers.get(args["kernel_initializer"]),
+                bias_initializer=initializers.get(args["bias_initializer"]),
+                kernel_regularizer=regularizers.get(args["kernel_regularizer"]),
+                bias_regularizer=regularizers.get(args["bias_regularizer"]),
+                activity_regularizer=regularizers.get(args["activity_regularizer"]),
+                kernel_constraint=args["kernel_constraint"], bias_constraint=args["bias_constraint"])
 
 
 class _Conv(Layer):
@@ -31,13 +44,7 @@ class _Conv(Layer):
         default_format = backend.image_data_format() if self._image_default else "channels_last"
         Layer._keras_init(self._base.__init__, self, filters, kernel_size, strides=strides, padding=padding,
                           data_format=data_format or default_format, dilation_rate=dilation_rate,
-                          activation=activations.get(activation), use_bias=use_bias,
-                          kernel_initializer=initializers.get(kernel_initializer),
-                          bias_initializer=initializers.get(bias_initializer),
-                          kernel_regularizer=regularizers.get(kernel_regularizer),
-                          bias_regularizer=regularizers.get(bias_regularizer),
-                          activity_regularizer=regularizers.get(activity_regularizer),
-                          kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, **kwargs)
+                          **_kernel_bias_kwargs(locals()), **kwargs)
 
     def get_config(self) -> dict:
         padding = "causal" if getattr(self, "causal", False) else self.padding.lower()
@@ -148,3 +155,63 @@ class GlobalMaxPooling1D(_GlobalPooling):
 
     _reduce = staticmethod(math_ops.reduce_max)
     _rank = 1
+
+
+class Conv2DTranspose(Layer, tf_conv.Conv2DTranspose):
+    """Transposed 2-D convolution (kernel [kh, kw, filters, in]); output_padding and dilation are not offered."""
+
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
+                 output_padding: Any = None, data_format: Optional[str] = None, dilation_rate: Any = (1, 1),
+                 activation: Any = None, use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+                 bias_initializer: Any = "zeros", kernel_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, kernel_constraint: Any = None, bias_constraint: Any = None,
+                 **kwargs: Any) -> None:
+        if output_padding is not None or tuple(np.broadcast_to(dilation_rate, 2)) != (1, 1):
+            raise ValueError("Conv2DTranspose here supports output_padding=None and dilation_rate=1 only")
+        Layer._keras_init(tf_conv.Conv2DTranspose.__init__, self, filters, kernel_size, strides=strides,
+                          padding=padding, data_format=data_format or backend.image_data_format(),
+                          **_kernel_bias_kwargs(locals()), **kwargs)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), filters=self.filters, kernel_size=list(self.kernel_size),
+                    strides=list(self.strides), padding=self.padding.lower(), data_format=self.data_format,
+                    dilation_rate=[1, 1], output_padding=None, groups=1, **kernel_bias_config(self))
+
+
+class SeparableConv2D(Layer, tf_conv.SeparableConv2D):
+    """Depthwise [kh, kw, in, depth_multiplier] then pointwise [1, 1, in * depth_multiplier, filters]."""
+
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
+                 data_format: Optional[str] = None, dilation_rate: Any = (1, 1), depth_multiplier: int = 1,
+                 activation: Any = None, use_bias: bool = True, depthwise_initializer: Any = "glorot_uniform",
+                 pointwise_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+                 depthwise_regularizer: Any = None, pointwise_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, depthwise_constraint: Any = None, pointwise_constraint: Any = None,
+                 bias_constraint: Any = None, **kwargs: Any) -> None:
+        Layer._keras_init(tf_conv.SeparableConv2D.__init__, self, filters, kernel_size, strides=strides,
+                          padding=padding, data_format=data_format or backend.image_data_format(),
+                          dilation_rate=dilation_rate, depth_multiplier=depth_multiplier,
+                          activation=activations.get(activation), use_bias=use_bias,
+                          depthwise_initializer=initializers.get(depthwise_initializer),
+                          pointwise_initializer=initializers.get(pointwise_initializer),
+                          bias_initializer=initializers.get(bias_initializer),
+                          depthwise_regularizer=regularizers.get(depthwise_regularizer),
+                          pointwise_regularizer=regularizers.get(pointwise_regularizer),
+                          bias_regularizer=regularizers.get(bias_regularizer),
+                          activity_regularizer=regularizers.get(activity_regularizer),
+                          depthwise_constraint=depthwise_constraint, pointwise_constraint=pointwise_constraint,
+                          bias_constraint=bias_constraint, **kwargs)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), filters=self.filters, kernel_size=list(self.kernel_size),
+                    strides=list(self.strides), padding=self.padding.lower(), data_format=self.data_format,
+                    dilation_rate=list(self.dilation_rate), depth_multiplier=self.depth_multiplier,
+                    activation=_name_of(self.activation), use_bias=self.use_bias,
+                    depthwise_initializer=_name_of(self.depthwise_initializer),
+                    pointwise_initializer=_name_of(self.pointwise_initializer),
+                    bias_initializer=_name_of(self.bias_initializer),
+                    depthwise_regularizer=_name_of(self.depthwise_regularizer),
+                    pointwise_regularizer=_name_of(self.pointwise_regularizer),
+                    bias_regularizer=_name_of(self.bias_regularizer),
+                    activity_regularizer=_name_of(self.activity_regularizer), depthwise_constraint=None,
+                    pointwise_constraint=None, bias_constraint=None)
