@@ -1,8 +1,8 @@
 """Float CONV_2D and DEPTHWISE_CONV_2D sum every output as the bias plus its taps' products in
 filter order, with fused multiply-adds, whichever kernel runs it: the AVX-512 kernels that lay the
 lanes over neighbouring pixels (few input channels into 8 outputs; stride-1 depthwise layers of
-8 channels) and the depthwise tiles of several channel vectors give the same bits as the AVX2
-kernels, whose lanes are channels. The reference
+8 channels), the depthwise tiles of several channel vectors and the 12-row 1x1 kernel give the
+same bits as the AVX2 kernels. The reference
 tier is the check on the values themselves (test_opt_single_ops)."""
 from __future__ import annotations
 
@@ -46,10 +46,14 @@ def _depthwise(rng: np.random.Generator, shape: Tuple[int, int, int], k: int, s:
     return model, rng.standard_normal([1, h, w, c]).astype(F32)
 
 
-CONV_CASES = [((96, 96, 3), 3, 2, "SAME", "RELU6"), ((97, 95, 3), 3, 2, "SAME", "NONE"),
-              ((40, 41, 3), 3, 2, "VALID", "RELU"), ((32, 32, 3), 3, 1, "SAME", "NONE"),
-              ((30, 50, 1), 3, 2, "SAME", "RELU6"), ((24, 70, 2), 5, 2, "SAME", "NONE"),
-              ((20, 33, 3), 3, 1, "VALID", "RELU6"), ((18, 40, 6), 3, 1, "SAME", "NONE")]
+# (input, output channels, kernel, stride, padding, activation); 1x1 into at most 16 channels:
+# the 12-row kernel over consecutive rows.
+CONV_CASES = [((96, 96, 3), 8, 3, 2, "SAME", "RELU6"), ((97, 95, 3), 8, 3, 2, "SAME", "NONE"),
+              ((40, 41, 3), 8, 3, 2, "VALID", "RELU"), ((32, 32, 3), 8, 3, 1, "SAME", "NONE"),
+              ((30, 50, 1), 8, 3, 2, "SAME", "RELU6"), ((24, 70, 2), 8, 5, 2, "SAME", "NONE"),
+              ((20, 33, 3), 8, 3, 1, "VALID", "RELU6"), ((18, 40, 6), 8, 3, 1, "SAME", "NONE"),
+              ((48, 48, 8), 16, 1, 1, "SAME", "RELU6"), ((7, 11, 5), 12, 1, 1, "VALID", "NONE"),
+              ((1, 1, 3), 16, 1, 1, "SAME", "RELU")]
 # 8 channels: AVX2 runs them as one full vector, the AVX-512 kernel two pixels per vector.
 DEPTHWISE_CASES = [((48, 48, 8), 3, 1, "SAME", "RELU6"), ((13, 30, 8), 3, 1, "SAME", "NONE"),
                    ((20, 21, 8), 3, 1, "VALID", "RELU"), ((9, 17, 8), 5, 1, "SAME", "NONE"),
@@ -65,7 +69,7 @@ def test_pixel_lane_kernels_keep_the_sum_order(kind, edgelite_interpreter, isa_l
     failures = []
     for spec in CONV_CASES if kind == "conv" else DEPTHWISE_CASES:
         if kind == "conv":
-            model, x = _conv(rng, spec[0], 8, *spec[1:])
+            model, x = _conv(rng, *spec)
         else:
             model, x = _depthwise(rng, *spec)
         # Inputs with NaN and infinities too: the clamp must treat them as the other kernels do.

@@ -721,6 +721,11 @@ static void pointwise_f32(const conv_job* j, int64_t t0, int64_t t1, int c0, int
     static const ptrdiff_t no_step[EL_FGEMM_NARROW_MR] = {0};
     const float* narrow[EL_FGEMM_NARROW_MR];
     const int64_t first = g->m * t0 / j->tiles, last = g->m * t1 / j->tiles;
+    if (s->fk->gemm_narrow_rows != NULL) {
+      s->fk->gemm_narrow_rows(g->kdim, in + first * g->in_c, last - first, (const float*)s->packed, n,
+                              s->fbias, s->act_lo, s->act_hi, out + first * n, n);
+      return;
+    }
     for (int64_t m0 = first; m0 < last; m0 += EL_FGEMM_NARROW_MR) {
       const int rows = (int)(last - m0 < EL_FGEMM_NARROW_MR ? last - m0 : EL_FGEMM_NARROW_MR);
       for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) narrow[r] = in + (m0 + (r < rows ? r : 0)) * g->in_c;

@@ -6,6 +6,7 @@
 #define EDGELITE_KERNELS_OPTIMIZED_FGEMM_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cpu_isa.h"
 
@@ -31,6 +32,11 @@ typedef struct el_fgemm_kernels {
   void (*igemm_narrow)(int taps, int tap_len, const float* const* a, const ptrdiff_t* step,
                        int rows, const float* w, int n, const float* bias, float lo, float hi,
                        float* out, ptrdiff_t out_stride);
+  /* igemm_narrow over `rows` consecutive rows of A (row r at a + r * k), any number of them, in
+   * one call: with few k (a 1x1 convolution of 8 input channels) the set-up of each 12-row call
+   * cost as much as its products. NULL where the ISA has none. */
+  void (*gemm_narrow_rows)(int k, const float* a, int64_t rows, const float* w, int n,
+                           const float* bias, float lo, float hi, float* out, ptrdiff_t out_stride);
 } el_fgemm_kernels;
 
 enum { EL_FGEMM_NARROW_MR = 12 };

@@ -72,6 +72,6 @@ static void gemv_neon(int k, const float* a, const float* w, size_t block_bytes,
   }
 }
 
-const el_fgemm_kernels el_fgemm_neon = {MR, gemm_neon, gemv_neon, igemm_neon, NULL};
+const el_fgemm_kernels el_fgemm_neon = {MR, gemm_neon, gemv_neon, igemm_neon, NULL, NULL};
 
 #endif /* __aarch64__ */

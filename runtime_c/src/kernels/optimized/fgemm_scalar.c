@@ -49,7 +49,7 @@ static void gemv(int k, const float* a, const float* w, size_t block_bytes, int 
   gemm(k, &a, 1, w, block_bytes, n, bias, lo, hi, out, 0);
 }
 
-const el_fgemm_kernels el_fgemm_scalar = {MR, gemm, gemv, igemm, NULL};
+const el_fgemm_kernels el_fgemm_scalar = {MR, gemm, gemv, igemm, NULL, NULL};
 
 extern const el_fgemm_kernels el_fgemm_avx2;
 extern const el_fgemm_kernels el_fgemm_avx512;

@@ -287,8 +287,35 @@ EL_TARGET_AVX512 static void igemm_narrow_avx512(int taps, int tap_len, const fl
   for (int r = 0; r < rows; ++r) store16(out + r * out_stride, acc[r], vlo, vhi, bounds, n);
 }
 
-const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2, igemm_avx2, NULL};
+/* Consecutive rows in whole tiles of 12 (the last tile repeats its first row past the end),
+ * each summed exactly as igemm_narrow_avx512 sums a row with taps = 1. */
+EL_TARGET_AVX512 static void gemm_narrow_rows_avx512(int k, const float* a, int64_t rows,
+                                                     const float* w, int n, const float* bias,
+                                                     float lo, float hi, float* out,
+                                                     ptrdiff_t out_stride) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  const int bounds = clamp_bounds(lo, hi);
+  const __m512 b = _mm512_loadu_ps(bias);
+  for (int64_t m = 0; m < rows; m += EL_FGEMM_NARROW_MR) {
+    const int count = rows - m < EL_FGEMM_NARROW_MR ? (int)(rows - m) : EL_FGEMM_NARROW_MR;
+    const float* ar[EL_FGEMM_NARROW_MR];
+    __m512 acc[EL_FGEMM_NARROW_MR];
+    for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) {
+      ar[r] = a + (m + (r < count ? r : 0)) * k;
+      acc[r] = b;
+    }
+    for (int i = 0; i < k; ++i) {
+      const __m512 wv = _mm512_loadu_ps(w + (size_t)i * 16);
+      _Pragma("GCC unroll 12") for (int r = 0; r < EL_FGEMM_NARROW_MR; ++r) {
+        acc[r] = _mm512_fmadd_ps(_mm512_set1_ps(ar[r][i]), wv, acc[r]);
+      }
+    }
+    for (int r = 0; r < count; ++r) store16(out + (m + r) * out_stride, acc[r], vlo, vhi, bounds, n);
+  }
+}
+
+const el_fgemm_kernels el_fgemm_avx2 = {MR, gemm_avx2, gemv_avx2, igemm_avx2, NULL, NULL};
 const el_fgemm_kernels el_fgemm_avx512 = {MR512, gemm_avx512, gemv_avx512, igemm_avx512,
-                                          igemm_narrow_avx512};
+                                          igemm_narrow_avx512, gemm_narrow_rows_avx512};
 
 #endif /* __x86_64__ */
