@@ -8,6 +8,7 @@ import numpy as np
 
 from edgelite.client import plan_rewrites
 from edgelite.client.compiled_steps import StepSpec, assign_releases, compile_step
+from edgelite.client.fused_steps import chain_links, fused_step
 from edgelite.client.inplace_steps import inplace_step
 from edgelite.client.memo_steps import constant_arrays, memo_kinds, memo_step
 from edgelite.client.run_lock import RunLock
@@ -137,13 +138,14 @@ class Plan:
     """
 
     def __init__(self, steps: list, step_ops: tuple, template: list, feed_slots: list, fetch_slots: list,
-                 state: SessionState, ops: tuple = ()) -> None:
+                 state: SessionState, ops: tuple = (), run_steps: Optional[list] = None,
+                 run_ops: Optional[tuple] = None) -> None:
         self.ops = ops  # every op the fetches need, in run order (for placement checks and logging)
         self.steps = steps
         self.step_ops = step_ops
-        kept = [i for i, step in enumerate(steps) if step is not _elided]
-        self.run_steps = [steps[i] for i in kept]
-        self.run_ops = tuple(step_ops[i] for i in kept)
+        # What an untraced run executes: `steps` without placeholders, elementwise chains fused (fused_steps).
+        self.run_steps = steps if run_steps is None else run_steps
+        self.run_ops = step_ops if run_ops is None else run_ops
         self.template = template
         self.feed_slots = feed_slots
         self.fetch_slots = fetch_slots
@@ -293,18 +295,34 @@ def build_plan(graph: Any, fetch_tensors: list, target_ops: list, feed_tensors: 
     fetch_slots = [None if t is None else slots[t] for t in fetch_tensors]
     specs = [spec for _, spec in entries if spec is not None]
     assign_releases(specs, {s for s in fetch_slots if s is not None})
-    kinds = iter(memo_kinds(specs, constant_arrays(template)) if lean else [None] * len(specs))
-    steps = []
-    for _, spec in entries:
-        kind = None if spec is None else next(kinds)
-        if spec is None:
-            steps.append(_elided)
-        elif kind is not None:
-            steps.append(memo_step(spec, kind))
+    kinds = memo_kinds(specs, constant_arrays(template)) if lean else [None] * len(specs)
+    spec_steps = [memo_step(spec, kind) if kind else (inplace_step(spec) or compile_step(spec))
+                  for spec, kind in zip(specs, kinds)]
+    by_spec = iter(spec_steps)
+    steps = [_elided if spec is None else next(by_spec) for _, spec in entries]
+    run_steps, run_ops = _fused(specs, spec_steps, kinds) if lean else (steps, None)
+    return Plan(steps, tuple(op for op, _ in entries), template, [slots[t] for t in feed_tensors], fetch_slots,
+                state, tuple(order), run_steps, run_ops)
+
+
+def _fused(specs: list, spec_steps: list, kinds: list) -> tuple:
+    """The steps and ops of an untraced run: each elementwise chain (fused_steps) as one step named by its head."""
+    links = [None if kind else link for link, kind in zip(chain_links(specs), kinds)]
+    run_steps: list = []
+    run_ops: list = []
+    k = 0
+    while k < len(specs):
+        end = k + 1
+        while end < len(specs) and links[end] is not None and not kinds[k]:
+            end += 1
+        if end - k > 1:
+            members = [(specs[j], links[j]) for j in range(k + 1, end)]
+            run_steps.append(fused_step(spec_steps[k], specs[k], members))
         else:
-            steps.append(inplace_step(spec) or compile_step(spec))
-    return Plan(steps, tuple(op for op, _ in entries), template, [slots[t] for t in feed_tensors], fetch_slots, state,
-                tuple(order))
+            run_steps.append(spec_steps[k])
+        run_ops.append(specs[k].op)
+        k = end
+    return run_steps, tuple(run_ops)
 
 
 # Pure gradient ops that are often reached only through a control edge: the input gradient of a network's first

@@ -19,7 +19,7 @@ from edgelite.client.compiled_steps import StepSpec, as_output
 _ndarray = np.ndarray
 _refcount = sys.getrefcount
 
-_BINARY_UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum,
+BINARY_UFUNCS = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Maximum": np.maximum,
                   "Minimum": np.minimum}
 
 
@@ -81,7 +81,7 @@ def inplace_step(spec: StepSpec) -> Optional[Callable[[list], None]]:
 
 
 def _binary(spec: StepSpec, dt: np.dtype) -> Optional[Callable[[list], Any]]:
-    ufunc = _BINARY_UFUNCS[spec.op.type]
+    ufunc = BINARY_UFUNCS[spec.op.type]
     a, b = spec.in_slots
     if a == b:
         return None
@@ -155,5 +155,5 @@ def _add_n(spec: StepSpec, dt: np.dtype) -> Optional[Callable[[list], Any]]:
     return attempt
 
 
-_ATTEMPTS: dict = {name: _binary for name in _BINARY_UFUNCS}
+_ATTEMPTS: dict = {name: _binary for name in BINARY_UFUNCS}
 _ATTEMPTS.update({"Relu": _relu, "Relu6": _relu6, "BiasAdd": _bias_add, "AddN": _add_n})
