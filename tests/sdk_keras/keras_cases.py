@@ -560,4 +560,39 @@ def case_custom_layer_and_convs(tf):
                 shape=list(out.shape.as_list()))
 
 
+def case_subclassed_model(tf):
+    """A subclassed keras.Model (layers as attributes, call()) compiled and fitted on numpy data: names,
+    output names, losses, predictions, summary, and the HDF5 refusal."""
+    K = _fresh(tf)
+
+    class TwoLayer(K.Model):
+        def __init__(self):
+            super(TwoLayer, self).__init__()
+            self.hidden = K.layers.Dense(8, activation="relu")
+            self.blocks = [K.layers.Dense(6, activation="tanh"), K.layers.Dense(4, activation="softmax")]
+
+        def call(self, inputs):
+            x = self.hidden(inputs)
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+    x, labels = _digits(40, seed=81)
+    model = TwoLayer()
+    model.compile(K.optimizers.SGD(0.1), "sparse_categorical_crossentropy", metrics=["accuracy"])
+    model.predict(x[:1])
+    _seed_weights(model, 82)
+    hist = model.fit(x, labels, batch_size=10, epochs=2, verbose=0, shuffle=False)
+    lines = []
+    model.summary(print_fn=lines.append)
+    try:
+        model.save("unused.h5")
+        refusal = "saved"
+    except Exception as exc:  # noqa: BLE001 - the type and text are what is recorded
+        refusal = f"{type(exc).__name__}: {exc}"
+    return dict(_history(hist), predict=model.predict(x[:3]), names=[w.name for w in model.weights],
+                layers=[la.name for la in model.layers], output_names=list(model.output_names),
+                summary="\n".join(lines), refusal=refusal)
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -138,6 +138,12 @@ def save_model(model: Any, filepath: str, overwrite: bool = True, include_optimi
     """Architecture (model_config), compile arguments (training_config) and weights in one HDF5 file."""
     _check_overwrite(filepath, overwrite)
     from .engine.network import Sequential
+    if model._is_subclassed:
+        raise NotImplementedError("Saving the model to HDF5 format requires the model to be a Functional model or "
+                                  "a Sequential model. It does not work for subclassed models, because such models "
+                                  "are defined via the body of a Python method, which isn't safely serializable. "
+                                  "Consider saving to the Tensorflow SavedModel format (by setting save_format=\"tf\") "
+                                  "or using `save_weights`.")
     class_name = "Sequential" if isinstance(model, Sequential) else "Functional"
     with _h5py().File(filepath, "w") as f:
         f.attrs["backend"] = "tensorflow"

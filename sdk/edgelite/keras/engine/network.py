@@ -67,7 +67,9 @@ class Model(TrainingMixin, Layer):
 
     def __init__(self, inputs: Any = None, outputs: Any = None, name: Optional[str] = None,
                  trainable: bool = True, **kwargs: Any) -> None:
+        object.__setattr__(self, "_tracked", [])
         Layer.__init__(self, name=name, trainable=trainable)
+        self._output_names: Optional[List[str]] = None
         self.inputs: List[Any] = []
         self.outputs: List[Any] = []
         self._nodes: List[Node] = []
@@ -94,10 +96,36 @@ class Model(TrainingMixin, Layer):
         self._nodes, self._model_layers = _trace(self.inputs, self.outputs)
         self.built = True
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # A subclassed model owns the layers assigned to its attributes (singly or in lists), in that order.
+        items = value if isinstance(value, (list, tuple)) else [value]
+        for item in items:
+            if isinstance(item, Layer) and item is not self and item not in self.__dict__.get("_tracked", []):
+                self.__dict__.setdefault("_tracked", []).append(item)
+        object.__setattr__(self, name, value)
+
+    @property
+    def _is_subclassed(self) -> bool:
+        return type(self).call is not Model.call and not isinstance(self, Sequential)
+
+    def _build_from_data(self, x: Any) -> None:
+        """A subclassed model is built by calling it on Input placeholders shaped like the first data batch."""
+        if not self._is_subclassed:
+            raise ValueError("This model has not yet been built. Build the model first by calling `build()` or by "
+                             "calling the model on a batch of data.")
+        arrays = [np.asarray(a) for a in (x if isinstance(x, (list, tuple)) else [x])]
+        inputs = [Input(batch_shape=(None,) + a.shape[1:], dtype=backend.floatx() if a.dtype.kind == "f"
+                        else a.dtype.name) for a in arrays]
+        outputs = self(inputs if len(inputs) > 1 else inputs[0])
+        self.inputs, self.outputs = inputs, as_list(outputs)
+        self._output_names = [f"output_{i + 1}" for i in range(len(self.outputs))]
+
     # ---- structure ------------------------------------------------------------------------------------
     @property
     def layers(self) -> List[Layer]:
-        """The model's layers, inputs first, in call order."""
+        """The model's layers, inputs first, in call order (a subclassed model: its layer attributes)."""
+        if self._is_subclassed:
+            return list(self._tracked)
         return list(self._model_layers)
 
     def get_layer(self, name: Optional[str] = None, index: Optional[int] = None) -> Layer:
@@ -119,7 +147,9 @@ class Model(TrainingMixin, Layer):
 
     @property
     def output_names(self) -> List[str]:
-        """Names of the layers producing the outputs."""
+        """Names of the layers producing the outputs ('output_1', ... for a subclassed model)."""
+        if self._output_names is not None:
+            return list(self._output_names)
         return [x._keras_history.layer.name for x in self.outputs]
 
     @property

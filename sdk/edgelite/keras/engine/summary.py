@@ -86,7 +86,9 @@ def print_summary(model: Any, line_length: Optional[int] = None, positions: Opti
     emit("=" * line_length)
     layers = model.layers
     for layer in layers:
-        fields = [f"{layer.name} ({type(layer).__name__})", _shape_text(layer), str(_count(layer.weights))]
+        # Keras shows no shapes for the layers of a subclassed model: they may be called any number of times
+        shape = "multiple" if model._is_subclassed else _shape_text(layer)
+        fields = [f"{layer.name} ({type(layer).__name__})", shape, str(_count(layer.weights))]
         if not chain:
             links = []
             for node in layer._inbound_nodes:
