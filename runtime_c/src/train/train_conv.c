@@ -13,6 +13,10 @@
 /* Output pixels per im2col tile of the forward and input-gradient passes (a multiple of every
  * micro-kernel's row count would waste nothing; 48 rows keep the tile in L2 for K <= 2304). */
 enum { TILE_ROWS = 48 };
+/* Row pointers of one micro tile: as many as the widest tile (the narrow kernel's). */
+enum { ROW_PTRS = 12 };
+_Static_assert((int)ROW_PTRS >= (int)EL_FGEMM_NARROW_MR && (int)ROW_PTRS >= (int)EL_FGEMM_MAX_MR,
+               "a micro tile's rows fit its pointer arrays");
 
 /* One forward or input-gradient pass: the packed weights and each thread's tile scratch. */
 typedef struct conv_job {
@@ -54,9 +58,12 @@ static void forward_taps(const conv_job* j, size_t p0, int rows) {
   const size_t per_image = (size_t)g->out_h * (size_t)g->out_w, c_in = (size_t)g->in_c;
   const size_t block_bytes = el_fgemm_block_bytes(j->kdim);
   const float* at[TILE_ROWS];
-  const float* a[EL_FGEMM_MAX_MR];
-  ptrdiff_t step[EL_FGEMM_MAX_MR];
-  const int mr = j->quads ? EL_TRAIN_QUAD_MR : fk->mr;
+  const float* a[ROW_PTRS];
+  ptrdiff_t step[ROW_PTRS];
+  /* At most 16 channels off the narrow-channel product: the inference kernels' 12-row tiles (12
+   * independent sums per k step instead of mr). */
+  const bool narrow = !j->quads && j->n <= EL_FGEMM_NR && fk->igemm_narrow != NULL;
+  const int mr = j->quads ? EL_TRAIN_QUAD_MR : narrow ? EL_FGEMM_NARROW_MR : fk->mr;
   /* The rows' window corners, stepping along output rows and images (no division per row). */
   size_t b = p0 / per_image, oh = p0 % per_image / (size_t)g->out_w, ow = p0 % (size_t)g->out_w;
   for (int r = 0; r < rows; ++r) {
@@ -77,6 +84,11 @@ static void forward_taps(const conv_job* j, size_t p0, int rows) {
     if (j->quads) {
       el_train_igemm_quads(g->k_h, g->k_w * g->in_c, a, step, live, j->packed, j->n,
                            j->out + (p0 + (size_t)r0) * (size_t)j->n, j->n);
+      continue;
+    }
+    if (narrow) {
+      fk->igemm_narrow(g->k_h, g->k_w * g->in_c, a, step, live, j->packed, j->n, el_train_zero_bias,
+                       -INFINITY, INFINITY, j->out + (p0 + (size_t)r0) * (size_t)j->n, j->n);
       continue;
     }
     for (int c = 0; c < j->n; c += EL_FGEMM_CHUNK) {
