@@ -10,6 +10,8 @@
 #include "kernels/registry.h"
 #include "op_names.h"
 
+void* el_options_alloc(el_subgraph* sg, size_t bytes) { return el_pool_alloc(&sg->interp->pool, 1, bytes); }
+
 /* The user's kernel for a custom op (name) or a builtin one (name NULL, code), if any. */
 static const TfLiteRegistration* find_user_op(const el_interpreter_options* o, const char* name,
                                               int32_t code, int version) {

@@ -129,11 +129,10 @@ static const el_fb_table* options_of(const el_operator_desc* op, uint8_t type) {
 TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_operator_desc* op,
                                       void** out) {
   *out = NULL;
-  el_pool* pool = &sg->interp->pool;
   reader r = {NULL, 0};
   int fail = 0;
 #define NEW(T, type_id)                            \
-  T* p = el_pool_alloc(pool, 1, sizeof(T));        \
+  T* p = el_options_alloc(sg, sizeof(T));           \
   if (p == NULL) return kTfLiteError;              \
   *out = p;                                        \
   r.t = options_of(op, (type_id));                 \
@@ -638,7 +637,7 @@ TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_op
           fail = -1;
         } else {
           /* Copied so kernels get aligned floats whatever the buffer's alignment. */
-          float* b = el_pool_alloc(pool, v.len, sizeof(float));
+          float* b = el_options_alloc(sg, (size_t)v.len * sizeof(float));
           if (b == NULL) return kTfLiteError;
           for (uint32_t i = 0; i < v.len; ++i) b[i] = el_fb_vec_f32(&v, i);
           p->boundaries = b;

@@ -186,5 +186,8 @@ void el_free_preview(el_subgraph* sg);
  * options (defaults when absent or of another type). NULL data for ops without options. */
 TfLiteStatus el_parse_builtin_options(el_subgraph* sg, int32_t code, const el_operator_desc* op,
                                       void** out);
+/* Zeroed memory for the parsed options, owned by the interpreter (builder.c; the micro
+ * interpreter, runtime_c/src/micro, passes its own state as `sg` and defines this and el_report). */
+void* el_options_alloc(el_subgraph* sg, size_t bytes);
 
 #endif /* EDGELITE_INTERP_H_ */

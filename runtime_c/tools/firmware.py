@@ -246,14 +246,13 @@ def smallest_arena(model_path: Path, inputs: Sequence[np.ndarray], cpu: str = "c
     reference = attempt(512 * 1024)
     if reference is None:
         raise FirmwareError(f"{model_path} does not run with a 512 KiB RAM buffer")
-    # Every byte the core touched lies below its high-water mark, so that size runs. Below it the core may
-    # still succeed on another path (the planner falls back when its scratch does not fit), so the search
-    # starts from nothing.
-    hi = -(-reference["stats"]["ram_high_water"] // 8) * 8
+    # The interpreter reports the bytes it needs (el_micro_stats.used); the search checks that size runs and
+    # that nothing smaller does.
+    hi = -(-reference["stats"]["ram_used"] // 8) * 8
     lo = 0
     best = attempt(hi)
     if best is None or best["outputs"] != reference["outputs"]:
-        raise FirmwareError(f"{model_path} fails with its high-water mark ({hi} bytes) as the RAM buffer")
+        raise FirmwareError(f"{model_path} fails with the RAM it reported needing ({hi} bytes)")
     runs = 2
     while hi - lo > 8:
         mid = (lo + hi) // 16 * 8

@@ -1,30 +1,59 @@
-/* The freestanding build's memory: the model and interpreter take all their RAM from one buffer
- * the caller gives, the role of TensorFlow Lite Micro's tensor_arena. Call el_micro_arena_init
- * before el_model_create_from_buffer; nothing is allocated during el_interpreter_invoke. */
+/* The freestanding build's interpreter (runtime_c/src/micro), the role of TensorFlow Lite Micro's
+ * MicroInterpreter: it reads the model in place from its buffer (flash) and takes all its RAM
+ * from one buffer the caller gives (TFLM's tensor_arena): its own state, the tensors, the
+ * kernels' data and the activations. Nothing is allocated during el_micro_invoke.
+ *
+ * Shapes are the model's own (a kernel may not resize a tensor to another shape), the first
+ * subgraph runs, and there are no delegates. */
 #ifndef EDGELITE_MICRO_H_
 #define EDGELITE_MICRO_H_
 
+#include <stdarg.h>
 #include <stddef.h>
 
-#include "edgelite/edgelite.h"
+#ifndef EDGELITE_MICRO_TENSOR
+#define EDGELITE_MICRO_TENSOR 1
+#endif
+#include "edgelite/common.h"
+#ifndef EDGELITE_MICRO_TENSOR_LAYOUT
+#error "include edgelite/edgelite_micro.h before edgelite/common.h (or define EDGELITE_MICRO_TENSOR)"
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct el_micro_arena_stats {
-  size_t capacity;   /* bytes of the buffer usable after aligning its start */
-  size_t in_use;     /* bytes held now, block headers included */
-  size_t peak;       /* most bytes held at once */
-  size_t high_water; /* most of the buffer ever touched, fragmentation included: the arena size
-                        the same calls need */
-  long calls;        /* allocations and frees so far */
-} el_micro_arena_stats;
+typedef struct el_micro_interpreter el_micro_interpreter;
 
-/* Hands `bytes` at `buffer` to the core. Anything still allocated in the previous buffer must be
- * destroyed first. EL_VALUE_ERROR for a NULL buffer or one too small to hold a block. */
-el_status el_micro_arena_init(void* buffer, size_t bytes);
-el_micro_arena_stats el_micro_arena_get_stats(void);
+/* Receives every error report, printf-style (TFLM's MicroPrintf). */
+typedef void (*el_micro_report_fn)(void* user, const char* fmt, va_list args);
+
+typedef struct el_micro_stats {
+  size_t arena_bytes;  /* usable bytes of the buffer after aligning its start */
+  size_t used;         /* bytes of the buffer the interpreter needs: the smallest that works */
+  size_t activations;  /* planned tensors and kernel scratch (TFLM's "head") */
+  size_t persistent;   /* state, tensors, nodes and kernel data (TFLM's "tail") */
+  size_t init_scratch; /* most bytes the set-up needed below the persistent part at once */
+  long alloc_calls;    /* kernel heap calls so far (none may come during invoke) */
+} el_micro_stats;
+
+/* Reads the model (`model_bytes` at `model`, 4-byte aligned, kept alive by the caller), builds
+ * its nodes, prepares them and plans the activations, all inside `arena`. On failure returns
+ * NULL after reporting why to `report` (which may be NULL). */
+el_micro_interpreter* el_micro_interpreter_create(const void* model, size_t model_bytes, void* arena,
+                                                  size_t arena_bytes, el_micro_report_fn report,
+                                                  void* report_user);
+
+/* Runs the graph once; kTfLiteError after reporting a kernel's failure. */
+TfLiteStatus el_micro_invoke(el_micro_interpreter* mi);
+
+size_t el_micro_num_inputs(const el_micro_interpreter* mi);
+size_t el_micro_num_outputs(const el_micro_interpreter* mi);
+/* The i-th input / output tensor (data, dims, type, quantization); NULL when out of range. */
+TfLiteTensor* el_micro_input(el_micro_interpreter* mi, size_t i);
+const TfLiteTensor* el_micro_output(const el_micro_interpreter* mi, size_t i);
+
+el_micro_stats el_micro_get_stats(const el_micro_interpreter* mi);
 
 #ifdef __cplusplus
 }

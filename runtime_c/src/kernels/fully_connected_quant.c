@@ -17,7 +17,7 @@ typedef struct el_fc_q {
   bool per_channel;
   bool hybrid;
   int scales_capacity;
-  double* scales; /* per output unit: in_scale * w_scale / out_scale */
+  double* scales; /* in_scale * w_scale / out_scale: per output unit, or one for per-tensor weights */
   el_hybrid_scratch scratch;
   int scratch_row_sums;
 } el_fc_q;
@@ -59,9 +59,9 @@ static TfLiteStatus prepare_requantization(TfLiteContext* context, const TfLiteT
     double unused = 0.0;
     EL_ENSURE_OK(context, el_q_legacy_conv_multiplier(context, input, filter, bias, output, &unused));
   }
-  EL_ENSURE_OK(context, el_q_channel_buffer(context, q->units, sizeof(double), &q->scales_capacity,
-                                            (void**)&q->scales));
-  for (int c = 0; c < q->units; ++c) q->scales[c] = el_q_channel_real_multiplier(input, aq, c, output);
+  const int n = q->per_channel ? q->units : 1;
+  EL_ENSURE_OK(context, el_q_channel_buffer(context, n, sizeof(double), &q->scales_capacity, (void**)&q->scales));
+  for (int c = 0; c < n; ++c) q->scales[c] = el_q_channel_real_multiplier(input, aq, c, output);
   return kTfLiteOk;
 }
 
@@ -149,7 +149,7 @@ static void fc_int8(const el_fc_q* q, const TfLiteTensor* input, const TfLiteTen
       }
       if (bias_data) acc = el_q_add_wrap(acc, bias_data[u]);
       output->data.int8[(int64_t)b * q->units + u] =
-          (int8_t)requantize((double)acc, q->scales[u], out_zp, q->act_min, q->act_max);
+          (int8_t)requantize((double)acc, q->scales[q->per_channel ? u : 0], out_zp, q->act_min, q->act_max);
     }
   }
 }
@@ -172,7 +172,7 @@ static void fc_uint8(const el_fc_q* q, const TfLiteTensor* input, const TfLiteTe
       }
       if (bias_data) acc = el_q_add_wrap(acc, bias_data[u]);
       output->data.uint8[(int64_t)b * q->units + u] =
-          (uint8_t)requantize((double)acc, q->scales[u], out_zp, q->act_min, q->act_max);
+          (uint8_t)requantize((double)acc, q->scales[q->per_channel ? u : 0], out_zp, q->act_min, q->act_max);
     }
   }
 }
@@ -207,7 +207,7 @@ static void fc_int16(const el_fc_q* q, const TfLiteTensor* input, const TfLiteTe
         acc_d = (double)acc;
       }
       output->data.i16[(int64_t)b * q->units + u] =
-          (int16_t)requantize(acc_d, q->scales[u], out_zp, q->act_min, q->act_max);
+          (int16_t)requantize(acc_d, q->scales[q->per_channel ? u : 0], out_zp, q->act_min, q->act_max);
     }
   }
 }
