@@ -1,12 +1,13 @@
-"""Build a model into Cortex-M firmware with the freestanding core and run it under qemu-system-arm.
+"""Build a model into Cortex-M firmware with the micro interpreter and run it under qemu-system-arm.
 
     python runtime_c/tools/firmware.py MODEL.tflite [--input x.npy ...] [--cpu cortex-m4] [--build DIR]
 
 The core is cross-compiled with Debian's gcc-arm-none-eabi (newlib) keeping only the kernels of the model's
 ops (`edgelite ops --header`), linked with the MPS2 board files (runtime_c/boards/mps2) and run on the board
-qemu models for the CPU, with semihosting for output. Prints the outputs, the activation arena, the RAM the
-interpreter took from its one buffer (edgelite/edgelite_micro.h; `--smallest-arena` binary-searches the smallest
-buffer it runs with) and the code size of the framework and of the kernels; `--json` prints the same for machines.
+qemu models for the CPU, with semihosting for output. Prints the outputs, the RAM the interpreter needs from its
+one buffer (edgelite/edgelite_micro.h: activations, persistent part, total; `--smallest-arena` binary-searches the
+smallest buffer it runs with) and the code size of the framework and of the kernels; `--json` prints the same for
+machines.
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The freestanding core on Cortex-M under qemu-system-arm: hello_world, micro_speech and MLPerf Tiny KWS
+"""The micro interpreter on Cortex-M under qemu-system-arm: hello_world, micro_speech and MLPerf Tiny KWS
 give outputs bit-identical to the host interpreter on Cortex-M4 (micro_speech on M7 and M33 too), all the
-interpreter's RAM comes from the one buffer the firmware gives it, and invoke allocates nothing.
+interpreter's RAM comes from the one buffer the firmware gives it, invoke allocates nothing, and the
+framework code and RAM are at most TensorFlow Lite Micro's for the same models.
 
 The firmware is built by runtime_c/tools/firmware.py with Debian's gcc-arm-none-eabi and newlib; where those
 tools or qemu are absent the tests skip with the packages to install.
@@ -19,6 +20,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 REALWORLD = ROOT.parent / "shared" / "realworld"
 MODELS = ("tflm_hello_world_int8", "tflm_micro_speech_quantized", "tiny_kws_ref_model")
+# TensorFlow Lite Micro's figures (../shared/reference/anchors.md): the framework code of its
+# examples/memory_footprint (published, Cortex-M3) and the arena total print_allocations reports for each
+# model (tflite-micro package, x86-64).
+TFLM_FRAMEWORK_BYTES = 9732
+TFLM_ARENA_TOTAL = {"tflm_hello_world_int8": 1504, "tflm_micro_speech_quantized": 7584, "tiny_kws_ref_model": 24272}
 
 
 def _firmware_module():
@@ -71,9 +77,9 @@ def test_cortex_m4_outputs_equal_host(case, build_dir):
     for got, want in zip(result["outputs"], host):
         assert got == np.ascontiguousarray(want).tobytes()
     stats = result["stats"]
-    assert stats["ram_calls_in_invoke"] == 0
-    assert stats["ram_calls"] > 0  # the counter sees the core's allocations at all
-    assert stats["arena_lower_bound"] <= stats["arena_planned"] <= stats["ram_peak"] <= stats["ram_high_water"]
+    assert stats["alloc_calls_in_invoke"] == 0
+    assert stats["alloc_calls"] > 0  # the counter sees the kernels' allocations at all
+    assert 0 < stats["activations"] and stats["activations"] + stats["persistent"] <= stats["ram_used"]
     sizes = result["code_size"]
     assert sizes["framework"] > 0 and sizes["kernels"] > 0
     print(json.dumps({"case": case, "stats": stats, "code_size": sizes}))
@@ -86,7 +92,7 @@ def test_other_cores_micro_speech(cpu, machine, build_dir):
     result = firmware.build_and_run(model, _inputs(case), cpu, build_dir)
     assert result["machine"] == machine
     assert result["outputs"][0] == np.ascontiguousarray(_host_outputs(model, _inputs(case))[0]).tobytes()
-    assert result["stats"]["ram_calls_in_invoke"] == 0
+    assert result["stats"]["alloc_calls_in_invoke"] == 0
 
 
 def test_op_selection_drops_unused_kernels(build_dir):
@@ -103,7 +109,7 @@ def test_op_selection_drops_unused_kernels(build_dir):
 
 
 def test_core_allocates_only_from_the_callers_buffer(build_dir):
-    """The core's allocation calls are renamed to the arena allocator, so no libc heap function is left
+    """The kernels' allocation calls are renamed to the arena allocator, so no libc heap function is left
     undefined in the library (the firmware's own heap stays apart from the interpreter's RAM)."""
     case = "tflm_hello_world_int8"
     result = firmware.build_and_run(REALWORLD / case / "model.tflite", _inputs(case), "cortex-m4", build_dir)
@@ -115,21 +121,38 @@ def test_core_allocates_only_from_the_callers_buffer(build_dir):
         undefined = {s[-1] for s in symbols if s[-2] == "U"}
         defined = {s[-1] for s in symbols if s[-2] == "T"}
         assert not undefined & {"malloc", "calloc", "realloc", "free", "posix_memalign"}
-        assert {"el_arena_malloc", "el_arena_free", "el_micro_arena_init"} <= defined
+        assert {"el_arena_malloc", "el_arena_free", "el_micro_interpreter_create"} <= defined
 
 
 def test_smallest_buffer_is_exact(build_dir):
     """The binary search's size runs with the reference outputs, 8 bytes less fails cleanly (an error, not a
-    fault), and the size is at most the allocator's high-water mark with a large buffer."""
+    fault), and the size is the RAM the interpreter reports needing."""
     case = "tflm_hello_world_int8"
     model = REALWORLD / case / "model.tflite"
     found = firmware.smallest_arena(model, _inputs(case), "cortex-m4", build_dir)
     size = found["arena_bytes"]
     assert found["result"]["outputs"] == found["reference"]["outputs"]
-    assert 0 < size <= -(-found["reference"]["stats"]["ram_high_water"] // 8) * 8
+    assert size == found["reference"]["stats"]["ram_used"]
     with pytest.raises(firmware.FirmwareError, match="EL_ERROR"):
         firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir, arena_bytes=size - 8)
     print(json.dumps({"case": case, "smallest_ram_buffer": size, "runs": found["runs"]}))
+
+
+@pytest.mark.parametrize("case", MODELS)
+def test_code_and_ram_at_most_tflm(case, build_dir):
+    """With the model's own op selection, the framework code is at most TFLM's and the RAM the firmware runs
+    with (the reported need: the same outputs with it, an error with 8 bytes less) at most TFLM's arena."""
+    model = REALWORLD / case / "model.tflite"
+    result = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir)
+    used = result["stats"]["ram_used"]
+    exact = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir, arena_bytes=used)
+    assert exact["outputs"] == result["outputs"]
+    with pytest.raises(firmware.FirmwareError, match="EL_ERROR"):
+        firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir, arena_bytes=used - 8)
+    assert result["code_size"]["framework"] <= TFLM_FRAMEWORK_BYTES
+    assert used <= TFLM_ARENA_TOTAL[case]
+    print(json.dumps({"case": case, "ram_used": used, "tflm_arena": TFLM_ARENA_TOTAL[case],
+                      "code_size": result["code_size"], "tflm_framework": TFLM_FRAMEWORK_BYTES}))
 
 
 def test_unselected_op_is_reported(build_dir):
@@ -150,11 +173,11 @@ def test_build_without_error_texts(build_dir):
     full = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir)
     stripped = firmware.build_and_run(model, _inputs(case), "cortex-m4", build_dir, strip_error_text=True)
     assert stripped["outputs"] == full["outputs"]
-    assert stripped["stats"]["ram_calls_in_invoke"] == 0
+    assert stripped["stats"]["alloc_calls_in_invoke"] == 0
     assert stripped["code_size"]["framework"] < full["code_size"]["framework"]
     assert stripped["code_size"]["kernels"] < full["code_size"]["kernels"]
     kws = "tiny_kws_ref_model"
-    with pytest.raises(firmware.FirmwareError, match=r"EL_ERROR create: edgelite error at builder\.c:\d+"):
+    with pytest.raises(firmware.FirmwareError, match=r"EL_ERROR edgelite error at micro_interpreter\.c:\d+"):
         firmware.build_and_run(REALWORLD / kws / "model.tflite", _inputs(kws), "cortex-m4", build_dir,
                                op_models=[model], strip_error_text=True)
     print(json.dumps({"case": case, "code_size": full["code_size"], "stripped_code_size": stripped["code_size"]}))

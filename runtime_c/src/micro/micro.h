@@ -11,8 +11,14 @@
 /* Planned buffers and persistent blocks start at multiples of 8: int64 and double tensors and
  * the kernels' structures need no more on the cores this build targets. */
 enum { EL_MICRO_ALIGN = 8 };
-/* The interpreter's own structures (tensors, nodes, quantization, options) need only a word. */
+/* The interpreter's own structures (tensors, nodes, quantization) need only a word. */
 enum { EL_MICRO_WORD = sizeof(void*) };
+
+/* The alignment a block of unknown type needs: an object whose type asks for 8 bytes has a size
+ * that is a multiple of 8, so any other size needs no more than a word. */
+static inline size_t el_micro_align_for(size_t bytes) {
+  return bytes % EL_MICRO_ALIGN == 0 ? EL_MICRO_ALIGN : EL_MICRO_WORD;
+}
 
 /* The caller's buffer: persistent blocks are taken from its end downwards (`tail`), set-up
  * scratch from its start upwards (`head`); after planning the start holds the activations. */

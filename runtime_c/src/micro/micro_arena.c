@@ -57,11 +57,11 @@ static void* heap_block(size_t n, size_t align) {
   return p;
 }
 
-void* el_arena_malloc(size_t n) { return heap_block(n, EL_MICRO_ALIGN); }
+void* el_arena_malloc(size_t n) { return heap_block(n, el_micro_align_for(n)); }
 
 void* el_arena_calloc(size_t count, size_t size) {
   if (size != 0 && count > SIZE_MAX / size) return NULL;
-  return heap_block(count * size, EL_MICRO_ALIGN);
+  return heap_block(count * size, el_micro_align_for(count * size));
 }
 
 void el_arena_free(void* p) {
@@ -81,7 +81,7 @@ void* el_arena_realloc(void* p, size_t n) {
   if (a == NULL || p != a->last) return NULL;
   const size_t p_end = a->last_tail;
   const size_t old = p_end - (size_t)((uint8_t*)p - a->base);
-  uint8_t* q = heap_block(n, EL_MICRO_ALIGN);
+  uint8_t* q = heap_block(n, el_micro_align_for(n));
   if (q != NULL) {
     memmove(q, p, old < n ? old : n);
     a->last_tail = p_end; /* freeing q gives back p's bytes too */

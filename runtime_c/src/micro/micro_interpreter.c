@@ -16,15 +16,15 @@
 #error "the micro interpreter reads the little-endian flatbuffer's vectors in place"
 #endif
 
-/* A node: its flatbuffer index lists (laid out as TfLiteIntArray), the parsed builtin options or
- * the custom options, the kernel's data and its registration. */
+/* A node: its flatbuffer index lists (laid out as TfLiteIntArray), the kernel's data, its
+ * registration, and either the parsed builtin options or, for a custom op (intermediates NULL),
+ * the custom options' flatbuffer vector (its length word, then the bytes). */
 typedef struct el_micro_node {
   const TfLiteIntArray* inputs;
   const TfLiteIntArray* outputs;
   const TfLiteIntArray* intermediates;
   void* user_data;
-  const void* data;    /* builtin_data, or custom_initial_data when custom_size >= 0 */
-  int32_t custom_size; /* -1 for a builtin op */
+  const void* data;
   const TfLiteRegistration* reg;
 } el_micro_node;
 
@@ -68,7 +68,7 @@ void(el_report)(el_subgraph* sg, const char* fmt, ...) {
 }
 
 void* el_options_alloc(el_subgraph* sg, size_t bytes) {
-  return el_micro_persist(&((el_micro_interpreter*)(void*)sg)->arena, bytes, EL_MICRO_ALIGN);
+  return el_micro_persist(&((el_micro_interpreter*)(void*)sg)->arena, bytes, el_micro_align_for(bytes));
 }
 
 /* --- the context the kernels see ---------------------------------------------------------- */
@@ -94,7 +94,7 @@ static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteInt
 
 static void* persistent_buffer(TfLiteContext* ctx, size_t bytes) {
   el_micro_interpreter* mi = ctx->impl_;
-  return el_micro_persist(&mi->arena, bytes, EL_MICRO_ALIGN);
+  return el_micro_persist(&mi->arena, bytes, el_micro_align_for(bytes));
 }
 
 /* Requests are recorded in set-up scratch, one record after the other, and planned with the
@@ -154,8 +154,13 @@ static int zero_point_fits(TfLiteType type, int64_t zp) {
   }
 }
 
-/* An earlier tensor's zero-point array with these values (per-channel weights: all zero). */
+/* The zero points as an int32 TfLiteIntArray without a copy where possible: an all-zero int64
+ * vector read in place (its length word, then the first half of its zero bytes), else an earlier
+ * tensor's array with these values. */
 static TfLiteIntArray* shared_zero_points(const el_micro_interpreter* mi, int upto, const el_fb_vec* zps) {
+  uint32_t nonzero = 0;
+  while (nonzero < zps->len && el_fb_vec_i64(zps, nonzero) == 0) ++nonzero;
+  if (nonzero == zps->len) return (TfLiteIntArray*)(uintptr_t)(el_fb_vec_data(zps) - 4);
   for (int j = 0; j < upto; ++j) {
     const TfLiteTensor* o = &mi->ctx.tensors[j];
     if (o->quantization.type != kTfLiteAffineQuantization) continue;
@@ -342,14 +347,14 @@ static TfLiteNode node_view(const el_micro_node* n) {
   memset(&node, 0, sizeof node);
   node.inputs = (TfLiteIntArray*)(uintptr_t)n->inputs;
   node.outputs = (TfLiteIntArray*)(uintptr_t)n->outputs;
-  node.intermediates = (TfLiteIntArray*)(uintptr_t)n->intermediates;
+  node.intermediates = (TfLiteIntArray*)(uintptr_t)(n->intermediates ? n->intermediates : &kNoIndices);
   node.temporaries = (TfLiteIntArray*)(uintptr_t)&kNoIndices;
   node.user_data = n->user_data;
-  if (n->custom_size >= 0) {
-    node.custom_initial_data = n->data;
-    node.custom_initial_data_size = n->custom_size;
-  } else {
+  if (n->intermediates != NULL) {
     node.builtin_data = (void*)(uintptr_t)n->data;
+  } else if (n->data != NULL) {
+    node.custom_initial_data = (const uint8_t*)n->data + 4;
+    node.custom_initial_data_size = (int)el_fb_load_u32(n->data);
   }
   return node;
 }
@@ -385,24 +390,23 @@ static TfLiteStatus read_node(reader* r, const el_fb_vec* ops, int i) {
   }
   n->reg = resolve(r, opcode_index, &code);
   if (n->reg == NULL || n->reg->invoke == NULL) return kTfLiteError;
-  n->custom_size = -1;
   const char* init_data = NULL;
+  size_t init_size = 0;
   if (code == EL_BUILTIN_CUSTOM) {
     el_fb_vec v;
     int has = 0;
-    if (el_fb_vec_field(&ot, 5, 1, &v, &has) != 0) return kTfLiteError;
-    n->data = has ? el_fb_vec_data(&v) : NULL;
-    n->custom_size = has ? (int32_t)v.len : 0;
-    init_data = n->data;
+    if (el_fb_vec_field(&ot, 5, 1, &v, &has) != 0 || v.len > INT32_MAX) return kTfLiteError;
+    n->intermediates = NULL;
+    n->data = has ? el_fb_vec_data(&v) - 4 : NULL;
+    init_data = has ? (const char*)el_fb_vec_data(&v) : NULL;
+    init_size = has ? v.len : 0;
   } else {
     void* options = NULL;
     if (el_parse_builtin_options((el_subgraph*)(void*)mi, code, &od, &options) != kTfLiteOk) return kTfLiteError;
     n->data = options;
     init_data = options;
   }
-  if (n->reg->init != NULL) {
-    n->user_data = n->reg->init(&mi->ctx, init_data, n->custom_size > 0 ? (size_t)n->custom_size : 0);
-  }
+  if (n->reg->init != NULL) n->user_data = n->reg->init(&mi->ctx, init_data, init_size);
   return kTfLiteOk;
 }
 
@@ -582,7 +586,8 @@ el_micro_interpreter* el_micro_interpreter_create(const void* model, size_t mode
   el_micro_arena_bind(NULL);
   if (st != kTfLiteOk) return NULL;
   const size_t head = mi->activations > mi->arena.head_peak ? mi->activations : mi->arena.head_peak;
-  mi->used = lead + head + (mi->arena.cap - mi->arena.tail);
+  /* The buffer's usable size is a multiple of the alignment, so a smaller one would not do. */
+  mi->used = lead + ((head + (mi->arena.cap - mi->arena.tail) + EL_MICRO_ALIGN - 1) & ~(size_t)(EL_MICRO_ALIGN - 1));
   el_micro_scratch_reset(&mi->arena);
   return mi;
 }
