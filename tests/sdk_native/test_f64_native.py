@@ -11,7 +11,7 @@ from edgelite.kernels import activations, conv, normalization, softmax_xent
 
 from .diff_util import assert_close, both, counting_native_calls, digests_by_thread_count, isa_levels, kernels_at
 
-pytestmark = pytest.mark.usefixtures("native_selected")
+pytestmark = pytest.mark.usefixtures("native_f64_selected")
 
 
 # Layers of the recipes: the im2col tiles, the per-image input gradient and the filter-gradient parts at sizes

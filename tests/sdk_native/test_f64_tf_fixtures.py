@@ -17,7 +17,7 @@ from .test_pool_optim_native import fused_calls
 
 FIXTURES = np.load(Path(__file__).parent / "fixtures" / "tf_train_kernels_float64.npz")
 
-pytestmark = pytest.mark.usefixtures("native_selected")
+pytestmark = pytest.mark.usefixtures("native_f64_selected")
 
 _CONV = {"conv2d": (conv.conv2d, conv.conv2d_backprop_input, conv.conv2d_backprop_filter),
          "depthwise": (conv.depthwise_conv2d, conv.depthwise_conv2d_backprop_input,

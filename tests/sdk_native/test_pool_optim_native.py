@@ -43,7 +43,7 @@ def test_pooling_and_its_gradients_match_numpy(dtype, case):
     assert_close(*both(pooling.avg_pool_grad, xs, dy, ksize, strides, padding))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@FLOATS
 def test_max_pool_nan_handling_matches_numpy(dtype):
     x = np.array([1, np.nan, 3, 2, -np.inf, 5, np.nan, 0], dtype).reshape(1, 2, 4, 1)
     y, y_native = both(pooling.max_pool, x, (2, 2), (1, 1), "SAME")
