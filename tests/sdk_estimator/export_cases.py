@@ -43,9 +43,8 @@ def _example(tf, x_row) -> bytes:
     return tf.train.Example(features=tf.train.Features(feature={"x": feature})).SerializeToString()
 
 
-def run(tf, est, workdir: str, read_signatures=None) -> dict:
-    """train_and_evaluate's result and exports, then one raw-tensor export of the final model. With
-    read_signatures(export_dir) given, the parsing export's signatures are read with it and it is not served."""
+def run(tf, est, workdir: str) -> dict:
+    """train_and_evaluate's result and exports, then one raw-tensor export of the final model."""
     d = canned_cases.data()
     features = {"x": d["x"]}
     ckpt = canned_cases.write_initial_checkpoint(tf, CASE, f"{workdir}/init/model.ckpt")
@@ -63,11 +62,7 @@ def run(tf, est, workdir: str, read_signatures=None) -> dict:
                                         est.FinalExporter("final", parsing_fn)])
     metrics, exports = est.train_and_evaluate(estimator, train_spec, eval_spec)
     latest = sorted(os.listdir(f"{workdir}/model/export/latest"))
-    if read_signatures is None:
-        parsed_sigs, parsed = _serve(tf, exports[1], "predict",
-                                     {"examples": [_example(tf, row) for row in d["x"][:3]]})
-    else:
-        parsed_sigs, parsed = _signatures(read_signatures(exports[1])), None
+    parsed_sigs, parsed = _serve(tf, exports[1], "predict", {"examples": [_example(tf, row) for row in d["x"][:3]]})
     with tf.Graph().as_default():
         raw_fn = est.build_raw_serving_input_receiver_fn({"x": tf.placeholder(tf.float32, [None, 4], name="x_in")})
     raw_dir = estimator.export_saved_model(f"{workdir}/raw", raw_fn)

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 import edgelite as tf
-from edgelite.saved_model.loader import meta_graph_for_tags, parse_saved_model
 
 from . import export_cases
 
@@ -23,15 +22,9 @@ EST = types.SimpleNamespace(**{name: getattr(tf.estimator, name) for name in tf.
                             build_raw_serving_input_receiver_fn=tf.estimator.export.build_raw_serving_input_receiver_fn)
 
 
-def _serving_meta_graph(export_dir: bytes):
-    return meta_graph_for_tags(parse_saved_model(export_dir.decode()), ["serve"])
-
-
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    # edgelite's ParseExampleV2 node does not import back (its feature specs live in a Python-side attribute), so
-    # the parsing export's signatures are read from saved_model.pb and only the raw export is served.
-    return export_cases.run(tf, EST, str(tmp_path_factory.mktemp("tae")), read_signatures=_serving_meta_graph)
+    return export_cases.run(tf, EST, str(tmp_path_factory.mktemp("tae")))
 
 
 def _close(got, want) -> None:
@@ -56,8 +49,9 @@ def test_exported_signatures(run, kind):
     assert run[f"{kind}_signatures"] == FIXTURE["train_and_evaluate"][f"{kind}_signatures"]
 
 
-def test_exported_model_serves_predictions(run):
-    _close(run["raw_predict"], FIXTURE["train_and_evaluate"]["raw_predict"])
+@pytest.mark.parametrize("kind", ["parsing", "raw"])
+def test_exported_model_serves_predictions(run, kind):
+    _close(run[f"{kind}_predict"], FIXTURE["train_and_evaluate"][f"{kind}_predict"])
 
 
 def _input_fn():

@@ -10,9 +10,10 @@ from typing import Any, Optional
 import numpy as np
 
 from edgelite.framework import dtypes, ops, tensor_shape
-from edgelite.framework.op_def_registry import register_op
+from edgelite.framework.op_def_registry import get_op_def, register_op
 
 from . import example_parser as ep
+from . import parse_example_graph_form as graph_form
 from . import ragged_parser, ragged_parsing
 from .parsing_config import (
     FixedLenFeature, FixedLenSequenceFeature, PARSEABLE, RaggedFeature, SparseFeature, VarLenFeature,
@@ -125,8 +126,20 @@ def _flatten_sparse(triples: list) -> list:
     return [t[0] for t in triples] + [t[1] for t in triples] + [t[2] for t in triples]
 
 
-def _parse_example_kernel(ctx: Any, serialized: np.ndarray, names: np.ndarray) -> Any:
-    dense, sparse, ragged = ctx.attrs["_specs"]
+def _op_specs(op: Any) -> tuple:
+    """edgelite's specs of a ParseExampleV2 it built, else (an op read from a GraphDef) those of TF's attrs."""
+    attrs = op._attrs  # an Operation's or, while its output dtypes are inferred, a pending op's
+    if "_specs" in attrs:
+        return attrs["_specs"]
+    return graph_form.specs_from_attrs(attrs)
+
+
+def _parse_example_kernel(ctx: Any, serialized: np.ndarray, names: np.ndarray, *graph_operands: np.ndarray) -> Any:
+    if "_specs" in ctx.attrs:
+        dense, sparse, ragged = ctx.attrs["_specs"]
+    else:
+        dense, sparse, ragged = graph_form.specs_from_attrs(ctx.attrs, graph_operands[0], graph_operands[1],
+                                                            graph_operands[3:])
     dense_out, sparse_out, feats, where = ep.parse_examples(serialized, names, dense, sparse)
     return _kernel_result(_flatten_sparse(sparse_out) + dense_out + ragged_parser.parse_ragged(ragged, feats, where))
 
@@ -139,13 +152,13 @@ def _batch_dims(op: Any) -> list:
 
 
 def _parse_example_shapes(op: Any) -> list:
-    dense, sparse, ragged = op.get_attr("_specs")
+    dense, sparse, ragged = _op_specs(op)
     batch = _batch_dims(op)
     return _out_shapes(batch, dense, sparse) + [[None]] * len(ragged) + [_splits_shape(batch)] * len(ragged)
 
 
 def _parse_example_dtypes(op: Any) -> list:
-    dense, sparse, ragged = op.get_attr("_specs")
+    dense, sparse, ragged = _op_specs(op)
     return _out_dtypes(dense, sparse) + _ragged_dtypes(ragged)
 
 
@@ -176,6 +189,16 @@ def _names_tensor(example_names: Any) -> Any:
                                  name="names")
 
 
+def _graph_form_op(serialized: Any, names: Any, dense: list, sparse: list) -> Any:
+    """ParseExampleV2 with TF's key/default inputs and type/shape attrs besides edgelite's specs."""
+    g = ops.get_default_graph()
+    with g.name_scope("ParseExampleV2") as scope:
+        operands, attrs = graph_form.graph_operands(dense, sparse)
+        attrs["_specs"] = (dense, sparse, [])
+        return g.create_op("ParseExampleV2", [serialized, names] + operands, None, name=scope, attrs=attrs,
+                           op_def=get_op_def("ParseExampleV2"))
+
+
 def parse_example(serialized: Any, features: dict, name: Optional[str] = None,
                   example_names: Any = None) -> dict:
     """Parses a batch of serialized Example protos into a dict of Tensors and SparseTensors."""
@@ -183,7 +206,10 @@ def parse_example(serialized: Any, features: dict, name: Optional[str] = None,
     with ops.name_scope(name, "ParseExample", [serialized, example_names]):
         serialized = ops.convert_to_tensor(serialized, dtype=dtypes.string, name="serialized")
         names = _names_tensor(example_names)
-        op = ops.apply_op("ParseExampleV2", [serialized, names], {"_specs": (dense, sparse, ragged)})
+        if ragged or any(s.index_keys for s in sparse):
+            op = ops.apply_op("ParseExampleV2", [serialized, names], {"_specs": (dense, sparse, ragged)})
+        else:
+            op = _graph_form_op(serialized, names, dense, sparse)
         outs = list(op.outputs)
         n = 3 * len(sparse) + len(dense)
         parsed = ragged_parsing.parsed_ragged(ragged, outs[n:n + len(ragged)], outs[n + len(ragged):],
