@@ -178,3 +178,28 @@ def parse_specs(tf, est) -> dict:
                          None if getattr(f, "default_value", None) is None else list(f.default_value)]
                    for key, f in spec.items()}
             for kind, spec in specs.items()}
+
+
+def add_metrics_case(tf, est, workdir: str) -> dict:
+    """add_metrics over the trained dnn_classifier_3: its metrics plus a mean probability and a second accuracy;
+    a metric_fn with an unexpected argument is refused."""
+    d = data()
+    ckpt = write_initial_checkpoint(tf, "dnn_classifier_3", f"{workdir}/init/model.ckpt")
+    estimator = CASES["dnn_classifier_3"][0](tf, est, f"{workdir}/model", ckpt)
+    estimator.train(est.numpy_input_fn({"x": d["x"]}, d["y3"], batch_size=BATCH, num_epochs=None, shuffle=False),
+                    steps=STEPS)
+
+    def metric_fn(labels, predictions):
+        return {"mean_p0": tf.metrics.mean(predictions["probabilities"][:, 0]),
+                "accuracy_again": tf.metrics.accuracy(labels, predictions["class_ids"])}
+
+    extended = est.add_metrics(estimator, metric_fn)
+    metrics = extended.evaluate(est.numpy_input_fn({"x": d["x"]}, d["y3"], batch_size=BATCH, num_epochs=1,
+                                                   shuffle=False))
+    try:
+        est.add_metrics(estimator, lambda labels, mode: {})
+        refused = "ok"
+    except ValueError as e:
+        refused = str(e).split(" has ")[1]
+    return {"metrics": {k: float(v) for k, v in metrics.items()}, "refused": refused,
+            "same_dir": extended.model_dir == estimator.model_dir}

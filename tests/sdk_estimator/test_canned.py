@@ -84,3 +84,12 @@ def test_constructor_arguments_match_tensorflow(name):
             default = "<callable>"
         got.append([param, default])
     assert got == FIXTURES["signatures"][name]
+
+
+def test_add_metrics_matches_tensorflow(tmp_path):
+    got = canned_cases.add_metrics_case(tf, EST, str(tmp_path))
+    want = FIXTURES["add_metrics"]
+    assert sorted(got["metrics"]) == sorted(want["metrics"])
+    for key, value in want["metrics"].items():
+        _close(got["metrics"][key], value, f"metric {key}")
+    assert got["refused"] == want["refused"] and got["same_dir"] == want["same_dir"]

@@ -15,6 +15,7 @@ from .canned import (BaselineClassifier, BaselineRegressor, DNNClassifier, DNNLi
                      DNNLinearCombinedRegressor, DNNRegressor, LinearClassifier, LinearRegressor)
 from .estimator import Estimator, WarmStartSettings  # noqa: F401
 from .exporter import Exporter, FinalExporter, LatestExporter  # noqa: F401
+from .extenders import add_metrics  # noqa: F401
 from .model_fn import EstimatorSpec, ModeKeys  # noqa: F401
 from .parsing_specs import classifier_parse_example_spec, regressor_parse_example_spec  # noqa: F401
 from .run_config import RunConfig  # noqa: F401
@@ -23,7 +24,7 @@ from .training import EvalSpec, TrainSpec, train_and_evaluate  # noqa: F401
 __all__ = ["DNNClassifier", "DNNRegressor", "LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier",
            "DNNLinearCombinedRegressor", "BaselineClassifier", "BaselineRegressor", "WarmStartSettings", "Estimator",
            "EvalSpec", "TrainSpec", "train_and_evaluate", "Exporter", "FinalExporter", "LatestExporter", "export",
-           "classifier_parse_example_spec", "regressor_parse_example_spec",
+           "classifier_parse_example_spec", "regressor_parse_example_spec", "add_metrics",
            "EstimatorSpec", "ModeKeys", "RunConfig", "inputs", "CheckpointSaverHook",
            "CheckpointSaverListener", "FeedFnHook", "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
            "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook", "SecondOrStepTimer", "SessionRunArgs",
