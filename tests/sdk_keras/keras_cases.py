@@ -595,4 +595,24 @@ def case_subclassed_model(tf):
                 summary="\n".join(lines), refusal=refusal)
 
 
+def case_plateau_csv(tf):
+    """ReduceLROnPlateau (patience 1, cooldown 1) on the validation loss and CSVLogger's file."""
+    import csv
+    import os
+    import tempfile
+    K = _fresh(tf)
+    x, labels = _digits(48, seed=91)
+    model = _mlp(K, K.optimizers.SGD(0.5), "sparse_categorical_crossentropy", 4, "softmax")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "log.csv")
+        hist = model.fit(x[:36], labels[:36], batch_size=12, epochs=8, verbose=0, shuffle=False,
+                         validation_data=(x[36:], labels[36:]),
+                         callbacks=[K.callbacks.ReduceLROnPlateau(factor=0.5, patience=1, cooldown=1, min_lr=0.1,
+                                                                                min_delta=0.01),
+                                    K.callbacks.CSVLogger(path)])
+        with open(path) as f:
+            rows = list(csv.reader(f))
+    return dict(_history(hist), header=rows[0], table=np.asarray(rows[1:], np.float64))
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

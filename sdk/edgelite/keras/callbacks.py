@@ -214,3 +214,86 @@ class ModelCheckpoint(Callback):
             self.model.save_weights(path, overwrite=True)
         else:
             self.model.save(path, overwrite=True)
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiplies the learning rate by `factor` once `monitor` has not improved by min_delta for `patience`
+    epochs (then waits `cooldown` epochs), never below min_lr; records 'lr' in the epoch logs."""
+
+    def __init__(self, monitor: str = "val_loss", factor: float = 0.1, patience: int = 10, verbose: int = 0,
+                 mode: str = "auto", min_delta: float = 1e-4, cooldown: int = 0, min_lr: float = 0.0,
+                 **kwargs: Any) -> None:
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Got {factor}")
+        self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, verbose
+        self.min_delta, self.cooldown, self.min_lr = min_delta, cooldown, min_lr
+        self.mode = mode if mode in ("auto", "min", "max") else "auto"
+
+    def on_train_begin(self, logs: Optional[dict] = None) -> None:
+        if self.mode == "min" or (self.mode == "auto" and "acc" not in self.monitor):
+            self.monitor_op, self.best = (lambda a, b: np.less(a, b - self.min_delta)), np.inf
+        else:
+            self.monitor_op, self.best = (lambda a, b: np.greater(a, b + self.min_delta)), -np.inf
+        self.cooldown_counter = 0
+        self.wait = 0
+
+    def on_epoch_end(self, epoch: int, logs: Optional[dict] = None) -> None:
+        logs = logs if logs is not None else {}
+        lr_var = self.model.optimizer.lr
+        logs["lr"] = float(backend.get_value(lr_var))
+        current = logs.get(self.monitor)
+        if current is None:
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self.monitor_op(current, self.best):
+            self.best = current
+            self.wait = 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            if self.wait >= self.patience:
+                old_lr = float(backend.get_value(lr_var))
+                if old_lr > np.float32(self.min_lr):
+                    new_lr = max(old_lr * self.factor, self.min_lr)
+                    backend.set_value(lr_var, new_lr)
+                    if self.verbose > 0:
+                        print(f"\nEpoch {epoch + 1:05d}: ReduceLROnPlateau reducing learning rate to {new_lr}.")
+                    self.cooldown_counter = self.cooldown
+                    self.wait = 0
+
+
+class CSVLogger(Callback):
+    """Writes one CSV row per epoch: 'epoch' and the sorted log keys."""
+
+    def __init__(self, filename: str, separator: str = ",", append: bool = False) -> None:
+        super().__init__()
+        self.filename, self.sep, self.append = filename, separator, append
+        self._file: Any = None
+        self._keys: Optional[List[str]] = None
+
+    def on_train_begin(self, logs: Optional[dict] = None) -> None:
+        import os
+        self._write_header = not (self.append and os.path.exists(self.filename) and
+                                  os.path.getsize(self.filename) > 0)
+        self._file = open(self.filename, "a" if self.append else "w", newline="")
+        self._keys = None
+
+    def on_epoch_end(self, epoch: int, logs: Optional[dict] = None) -> None:
+        import csv
+        logs = logs or {}
+        if self._keys is None:
+            self._keys = sorted(logs)
+            self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self._keys, delimiter=self.sep)
+            if self._write_header:
+                self._writer.writeheader()
+        row = {"epoch": epoch}
+        row.update((k, logs.get(k, "NA")) for k in self._keys)
+        self._writer.writerow(row)
+        self._file.flush()
+
+    def on_train_end(self, logs: Optional[dict] = None) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
