@@ -72,7 +72,7 @@ def _value_key(args: list) -> Optional[tuple]:
     for a in args:
         if type(a) is not _ndarray or a.nbytes > _MAX_BYTES or a.dtype.hasobject:
             return None
-        key.append((a.dtype.char, a.shape, a.tobytes()))
+        key.append((a.dtype.str, a.shape, a.tobytes()))
     return tuple(key)
 
 
