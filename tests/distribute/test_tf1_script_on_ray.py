@@ -38,17 +38,23 @@ def test_between_graph_script_runs_on_two_replicas(ray_cluster, tmp_path):
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith(f"model.ckpt-{script.STEPS}")
 
 
-@pytest.mark.parametrize("replicas_to_aggregate, total_num_replicas, runs_per_step, dropped", [
-    (1, 2, 1, script.STEPS),  # a backup replica: each step takes the first gradient, the other one is stale
+@pytest.mark.parametrize("replicas_to_aggregate, total_num_replicas, runs_per_step, max_dropped", [
+    # A backup replica: a step closes on its first gradient and the other one, arriving later, is stale. When
+    # both arrive before the step can close (the previous average not yet taken by both), both are averaged,
+    # as TF's ConditionalAccumulator averages every gradient it holds at take_grad: so at most one drop a step.
+    (1, 2, 1, script.STEPS),
     (4, 2, 2, 0),             # fewer replicas than gradients: each replica computes two batches per step
 ])
 def test_replicas_to_aggregate_and_total_num_replicas(ray_cluster, replicas_to_aggregate, total_num_replicas,
-                                                      runs_per_step, dropped):
+                                                      runs_per_step, max_dropped):
     job = run_cluster(functools.partial(script.main, replicas_to_aggregate=replicas_to_aggregate,
                                         total_num_replicas=total_num_replicas), script.CLUSTER)
     chief, other = job.results
     assert job.stats["ledger"] == list(range(script.STEPS))
-    assert job.stats["dropped"] == dropped
+    assert job.stats["dropped"] <= max_dropped
+    # Every gradient pushed was either averaged into a commit (each commit took at least the quota) or dropped.
+    assert job.stats["averaged"] + job.stats["dropped"] == 2 * runs_per_step * script.STEPS
+    assert job.stats["averaged"] >= replicas_to_aggregate * script.STEPS
     assert len(chief["losses"]) == len(other["losses"]) == runs_per_step * script.STEPS
     for name, value in chief["weights"].items():
         np.testing.assert_array_equal(value, other["weights"][name])

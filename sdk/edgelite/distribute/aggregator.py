@@ -58,6 +58,7 @@ class Aggregator:
         self._ledger: List[int] = []
         self._commit_times: List[float] = []
         self._dropped = 0
+        self._averaged = 0
         self._aborts = 0
 
     # ---- driver side ----------------------------------------------------------------------------------
@@ -72,11 +73,12 @@ class Aggregator:
             return self._generation
 
     def stats(self) -> Dict[str, Any]:
-        """Global step, committed-step ledger (with each commit's wall-clock time), dropped stale gradients and
-        aborts so far."""
+        """Global step, committed-step ledger (with each commit's wall-clock time), gradients averaged into
+        commits, dropped stale gradients and aborts so far."""
         with self._cond:
             return {"step": self._step, "ledger": list(self._ledger), "commit_times": list(self._commit_times),
-                    "dropped": self._dropped, "aborts": self._aborts, "generation": self._generation}
+                    "averaged": self._averaged, "dropped": self._dropped, "aborts": self._aborts,
+                    "generation": self._generation}
 
     # ---- replica side ---------------------------------------------------------------------------------
     def publish_state(self, step: int, values: Dict[str, np.ndarray]) -> int:
@@ -136,6 +138,7 @@ class Aggregator:
         if self._pending.count < replicas_to_aggregate or not previous_taken:
             return
         self._done[self._step] = self._pending.mean()
+        self._averaged += self._pending.count
         self._done.pop(self._step - _KEPT_STEPS, None)
         self._served.pop(self._step - _KEPT_STEPS, None)
         self._ledger.append(self._step)
