@@ -37,7 +37,7 @@ struct el_micro_interpreter {
   const TfLiteIntArray* outputs;
   int32_t* scratch_offsets; /* per kernel scratch buffer, its offset in the activation area */
   int32_t num_scratch;
-  int32_t preparing; /* 1 while kernels may request scratch buffers */
+  int32_t preparing; /* the node being prepared + 1 (kernels may request scratch), else 0 */
   size_t activations;
   size_t used;
   el_micro_report_fn report;
@@ -46,11 +46,14 @@ struct el_micro_interpreter {
 
 static const TfLiteIntArray kNoIndices = {0};
 
+static void forward(const el_micro_interpreter* mi, const char* fmt, va_list ap) {
+  if (mi->report != NULL) mi->report(mi->report_user, fmt, ap);
+}
+
 static void(say)(const el_micro_interpreter* mi, const char* fmt, ...) {
-  if (mi->report == NULL) return;
   va_list ap;
   va_start(ap, fmt);
-  mi->report(mi->report_user, fmt, ap);
+  forward(mi, fmt, ap);
   va_end(ap);
 }
 #ifdef EDGELITE_STRIP_ERROR_TEXT
@@ -59,11 +62,9 @@ static void(say)(const el_micro_interpreter* mi, const char* fmt, ...) {
 
 /* The builtin options parser (builtin_options.c) hands its `sg` back to these two. */
 void(el_report)(el_subgraph* sg, const char* fmt, ...) {
-  const el_micro_interpreter* mi = (const el_micro_interpreter*)(const void*)sg;
-  if (mi->report == NULL) return;
   va_list ap;
   va_start(ap, fmt);
-  mi->report(mi->report_user, fmt, ap);
+  forward((const el_micro_interpreter*)(const void*)sg, fmt, ap);
   va_end(ap);
 }
 
@@ -74,11 +75,9 @@ void* el_options_alloc(el_subgraph* sg, size_t bytes) {
 /* --- the context the kernels see ---------------------------------------------------------- */
 
 static void report_error(TfLiteContext* ctx, const char* fmt, ...) {
-  const el_micro_interpreter* mi = ctx->impl_;
-  if (mi->report == NULL) return;
   va_list ap;
   va_start(ap, fmt);
-  mi->report(mi->report_user, fmt, ap);
+  forward(ctx->impl_, fmt, ap);
   va_end(ap);
 }
 
