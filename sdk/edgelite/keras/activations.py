@@ -79,13 +79,18 @@ def hard_sigmoid(x: Any) -> Any:
     return math_ops.clip_by_value(x * 0.2 + 0.5, 0.0, 1.0)
 
 
+def mish(x: Any) -> Any:
+    """x * tanh(softplus(x))."""
+    return x * math_ops.tanh(nn.softplus(x))
+
+
 def swish(x: Any) -> Any:
     """x * sigmoid(x)."""
     return x * math_ops.sigmoid(x)
 
 
 _BY_NAME = {f.__name__: f for f in (relu, softmax, sigmoid, tanh, linear, elu, selu, softplus, softsign,
-                                     exponential, hard_sigmoid, swish)}
+                                     exponential, hard_sigmoid, swish, mish)}
 
 
 def get(identifier: Any) -> Callable:

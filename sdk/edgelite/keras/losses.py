@@ -147,11 +147,44 @@ def poisson(y_true: Any, y_pred: Any) -> Any:
     return math_ops.reduce_mean(y_pred - y_true * math_ops.log(y_pred + backend.epsilon()), -1)
 
 
+def huber(y_true: Any, y_pred: Any, delta: float = 1.0) -> Any:
+    """mean over the last axis of 0.5 e^2 where |e| <= delta, delta (|e| - delta / 2) beyond."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    error = y_pred - y_true
+    abs_error = math_ops.abs(error)
+    quadratic = 0.5 * math_ops.square(error)
+    linear = delta * abs_error - 0.5 * delta * delta
+    return math_ops.reduce_mean(array_ops.where_v2(abs_error <= delta, quadratic, linear), -1)
+
+
+def log_cosh(y_true: Any, y_pred: Any) -> Any:
+    """mean(log(cosh(y_pred - y_true))) over the last axis, computed as x + softplus(-2x) - log 2."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    x = y_pred - y_true
+    return math_ops.reduce_mean(x + nn.softplus(-2.0 * x) - math_ops.cast(0.6931471805599453, x.dtype), -1)
+
+
+def categorical_hinge(y_true: Any, y_pred: Any) -> Any:
+    """max(0, max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1) per sample."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    pos = math_ops.reduce_sum(y_true * y_pred, -1)
+    neg = math_ops.reduce_max((1.0 - y_true) * y_pred, -1)
+    return math_ops.maximum(neg - pos + 1.0, 0.0)
+
+
+def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Any:
+    """-sum(normalize(y_true) * normalize(y_pred)) along axis (a loss: -1 for identical directions)."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return -math_ops.reduce_sum(nn.l2_normalize(y_true, axis=axis) * nn.l2_normalize(y_pred, axis=axis), axis)
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 mape = MAPE = mean_absolute_percentage_error
 msle = MSLE = mean_squared_logarithmic_error
 kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
+cosine = cosine_proximity = cosine_similarity
 
 
 def per_sample_weights(sample_weight: Any, losses: Any) -> Any:
@@ -237,6 +270,10 @@ Hinge = _loss_class(hinge, "hinge", "Hinge loss.")
 SquaredHinge = _loss_class(squared_hinge, "squared_hinge", "Squared hinge loss.")
 KLDivergence = _loss_class(kl_divergence, "kl_divergence", "Kullback-Leibler divergence.")
 Poisson = _loss_class(poisson, "poisson", "Poisson loss.")
+Huber = _loss_class(huber, "huber_loss", "Huber loss.", delta=1.0)
+LogCosh = _loss_class(log_cosh, "log_cosh", "Logarithm of the hyperbolic cosine of the error.")
+CategoricalHinge = _loss_class(categorical_hinge, "categorical_hinge", "Categorical hinge loss.")
+CosineSimilarity = _loss_class(cosine_similarity, "cosine_similarity", "Negative cosine similarity.", axis=-1)
 
 _BY_NAME = {
     "categorical_crossentropy": categorical_crossentropy,
@@ -246,11 +283,13 @@ _BY_NAME = {
     "mean_absolute_percentage_error": mape, "mape": mape, "MAPE": mape,
     "mean_squared_logarithmic_error": msle, "msle": msle, "MSLE": msle, "hinge": hinge,
     "squared_hinge": squared_hinge, "kl_divergence": kld, "kld": kld, "KLD": kld,
-    "kullback_leibler_divergence": kld, "poisson": poisson,
+    "kullback_leibler_divergence": kld, "poisson": poisson, "log_cosh": log_cosh, "logcosh": log_cosh,
+    "categorical_hinge": categorical_hinge, "cosine_similarity": cosine_similarity,
 }
 _CLASSES = {cls.__name__: cls for cls in (
     CategoricalCrossentropy, SparseCategoricalCrossentropy, BinaryCrossentropy, MeanSquaredError, MeanAbsoluteError,
-    MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Hinge, SquaredHinge, KLDivergence, Poisson)}
+    MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Hinge, SquaredHinge, KLDivergence, Poisson, Huber,
+    LogCosh, CategoricalHinge, CosineSimilarity)}
 
 
 def get(identifier: Any) -> Optional[Callable]:
