@@ -21,6 +21,8 @@ class Embedding(Layer):
                  **kwargs: Any) -> None:
         if input_length is not None and "input_shape" not in kwargs:
             kwargs["input_shape"] = (input_length,)
+        if mask_zero:
+            raise ValueError("mask_zero=True is not supported: this Embedding produces no mask for later layers")
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = "
                              f"{input_dim} and output_dim = {output_dim}")
