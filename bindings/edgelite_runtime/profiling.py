@@ -19,6 +19,11 @@ def available_isas() -> List[str]:
     return decode(lib.el_cpu_isa_levels()).split(",")
 
 
+def amx_int8() -> bool:
+    """True when the "auto" level runs int8 1x1 convolutions on AMX tiles (CPU and OS allow it)."""
+    return bool(lib.el_cpu_amx_int8())
+
+
 def read_profile(native: Any, subgraph: int = 0) -> List[Dict[str, Any]]:
     """One dict per execution-plan step: op name, node index, invocations and times in µs."""
     steps = ffi.new("int *")

@@ -18,9 +18,8 @@ static el_status parse_tier(const char* name, el_kernel_tier* tier, char* err, s
   return EL_VALUE_ERROR;
 }
 
-static el_status parse_isa(const char* name, el_isa* isa, char* err, size_t cap) {
-  bool is_auto = false;
-  if (!el_isa_parse(name, isa, &is_auto)) {
+static el_status parse_isa(const char* name, el_isa* isa, bool* is_auto, char* err, size_t cap) {
+  if (!el_isa_parse(name, isa, is_auto)) {
     snprintf(err, cap, "Unknown ISA level '%s' (this CPU runs: auto,%s)", name, el_cpu_isas());
     return EL_VALUE_ERROR;
   }
@@ -38,7 +37,10 @@ el_status el_cpu_backend_create(const char* tier, const char* isa, int num_threa
   el_cpu_backend* b = calloc(1, sizeof *b);
   if (b == NULL) return EL_NO_MEMORY;
   el_status st = parse_tier(tier ? tier : getenv("EDGELITE_KERNEL_TIER"), &b->tier, err, err_cap);
-  if (st == EL_OK) st = parse_isa(isa ? isa : getenv("EDGELITE_ISA"), &b->isa, err, err_cap);
+  bool is_auto = false;
+  if (st == EL_OK) st = parse_isa(isa ? isa : getenv("EDGELITE_ISA"), &b->isa, &is_auto, err, err_cap);
+  /* A named level pins the kernels to it (tests compare levels); AMX rides on "auto" only. */
+  b->amx_int8 = st == EL_OK && is_auto && el_isa_amx_int8_ready();
   b->num_threads = 1;
   if (st == EL_OK) st = el_cpu_backend_set_threads(b, num_threads);
   if (st != EL_OK) {

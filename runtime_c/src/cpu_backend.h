@@ -7,6 +7,7 @@
 #ifndef EDGELITE_CPU_BACKEND_H_
 #define EDGELITE_CPU_BACKEND_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "edgelite/common.h"
@@ -18,6 +19,7 @@
 typedef struct el_cpu_backend {
   el_kernel_tier tier;
   el_isa isa;
+  bool amx_int8; /* "auto" level on a CPU and OS with AMX-INT8: kernels may use tiles */
   int num_threads;
   el_threadpool* pool; /* NULL while num_threads == 1: one thread never touches the pool */
 } el_cpu_backend;

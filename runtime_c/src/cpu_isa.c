@@ -3,6 +3,14 @@
 
 #include <string.h>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#endif
+
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #ifndef HWCAP_ASIMDDP
@@ -76,4 +84,26 @@ bool el_isa_at_least(el_isa have, el_isa need) {
   const bool need_x86 = need >= EL_ISA_AVX2 && need <= EL_ISA_AVX512_VNNI;
   if (have_x86 != need_x86) return false;
   return have >= need;
+}
+
+#if defined(__x86_64__) && defined(__linux__)
+/* Linux's arch_prctl codes for dynamically enabled XSAVE features, and AMX's tile data. */
+enum { ARCH_GET_XCOMP_PERM = 0x1022, ARCH_REQ_XCOMP_PERM = 0x1023, XFEATURE_XTILEDATA = 18 };
+#endif
+
+bool el_isa_amx_int8_ready(void) {
+#if defined(__x86_64__) && defined(__linux__)
+  if (!el_isa_supported(EL_ISA_AVX512_VNNI)) return false;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  const unsigned amx_tile = 1u << 24, amx_int8 = 1u << 25;
+  if ((edx & (amx_tile | amx_int8)) != (amx_tile | amx_int8)) return false;
+  /* Granted once for the process; asking again returns 0 without changing anything. */
+  if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) != 0) return false;
+  unsigned long long granted = 0;
+  if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &granted) != 0) return false;
+  return (granted & (1ull << XFEATURE_XTILEDATA)) != 0;
+#else
+  return false;
+#endif
 }

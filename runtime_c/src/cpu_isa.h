@@ -31,4 +31,10 @@ el_isa el_isa_best(void);
  * node configured for `have`. */
 bool el_isa_at_least(el_isa have, el_isa need);
 
+/* True when the CPU has AMX-TILE and AMX-INT8 and the OS lets this process use the tile data
+ * (Linux asks for it with arch_prctl(ARCH_REQ_XCOMP_PERM), which is per process, idempotent and
+ * covers every thread of it). Kernels take the AMX bodies only at the "auto" level, so that
+ * EDGELITE_ISA=avx512_vnni keeps the VNNI ones. */
+bool el_isa_amx_int8_ready(void);
+
 #endif /* EDGELITE_CPU_ISA_H_ */

@@ -74,6 +74,8 @@ el_status el_interpreter_profile_entry(const el_interpreter* it, int subgraph, i
 
 const char* el_cpu_isa_levels(void) { return el_cpu_isas(); }
 
+int el_cpu_amx_int8(void) { return el_isa_amx_int8_ready() ? 1 : 0; }
+
 el_status el_interpreter_kernel_config(const el_interpreter* it, const char** tier,
                                        const char** isa) {
   if (it == NULL || it->backend == NULL) return EL_VALUE_ERROR;

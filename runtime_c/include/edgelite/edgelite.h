@@ -136,6 +136,9 @@ el_status el_interpreter_set_num_threads(el_interpreter* interp, int num_threads
 /* Kernel configuration. The ISA levels this CPU runs the optimized kernels at, comma separated,
  * lowest first ("scalar,avx2,..."); and the tier and level an interpreter runs. */
 const char* el_cpu_isa_levels(void);
+/* 1 when interpreters at the "auto" level run int8 1x1 convolutions on AMX tiles (the CPU has
+ * AMX-INT8 and the OS granted this process the tile state), else 0. */
+int el_cpu_amx_int8(void);
 el_status el_interpreter_kernel_config(const el_interpreter* interp, const char** tier,
                                        const char** isa);
 

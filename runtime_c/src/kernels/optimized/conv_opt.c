@@ -212,8 +212,14 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
   s->is_unsigned = input->type == kTfLiteUInt8;
   s->qk = el_qgemm_kernels_for(isa);
   if (s->is_unsigned && s->qk->format == EL_QFORMAT_QUAD) s->qk = el_qgemm_kernels_for(isa - 1);
-  const el_qgemm_kernels* qk = s->qk;
   const el_conv_geom* g = &s->g;
+  /* int8 1x1 convolutions on AMX tiles: rows read in place, so the indirect path below. */
+  const el_cpu_backend* backend = el_context_backend(ctx);
+  if (backend != NULL && backend->amx_int8 && !s->is_unsigned && g->pointwise &&
+      g->in_c % 4 == 0 && el_num_elements(input) < INT32_MAX) {
+    s->qk = el_qgemm_amx_pointwise();
+  }
+  const el_qgemm_kernels* qk = s->qk;
   const int n = g->out_c;
   s->kp = el_qgemm_kp(qk, g->kdim);
   s->nblocks = (n + EL_QGEMM_NR - 1) / EL_QGEMM_NR;

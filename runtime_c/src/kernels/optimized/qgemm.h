@@ -78,6 +78,11 @@ int el_qgemm_rescale_floats(const double* scale, int n, int32_t zp, int32_t lo, 
 /* The kernels for `isa` (levels without their own fall back to the next lower one). */
 const el_qgemm_kernels* el_qgemm_kernels_for(el_isa isa);
 
+/* The AMX-INT8 kernels (qgemm_amx.c; NULL off x86-64), to be taken only where the backend's
+ * amx_int8 is set: igemm alone, for int8 1x1 convolutions whose rows lie in_c bytes apart (one
+ * tap, rows <= igemm_mr = 32, cin % 4 == 0), A read as signed bytes (a_xor 0), k padded to 64. */
+const el_qgemm_kernels* el_qgemm_amx_pointwise(void);
+
 /* Bytes of one packed 16-channel block for reduction length kp. */
 static inline size_t el_qgemm_block_bytes(el_qformat f, int kp) {
   return f == EL_QFORMAT_QUAD ? (size_t)kp * EL_QGEMM_NR : (size_t)kp * EL_QGEMM_NR * 2;
