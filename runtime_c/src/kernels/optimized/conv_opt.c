@@ -213,9 +213,14 @@ static TfLiteStatus prepare_q8(TfLiteContext* ctx, TfLiteNode* node, el_opt_conv
   s->qk = el_qgemm_kernels_for(isa);
   if (s->is_unsigned && s->qk->format == EL_QFORMAT_QUAD) s->qk = el_qgemm_kernels_for(isa - 1);
   const el_conv_geom* g = &s->g;
-  /* int8 1x1 convolutions on AMX tiles: rows read in place, so the indirect path below. */
+  /* int8 1x1 convolutions on AMX tiles: rows read in place, so the indirect path below. Below
+   * 64 input channels a tile pass is mostly fixed cost (zeroing, tile latency, stores) that
+   * VNNI's few dot steps undercut, unless 128+ output channels keep the tiles busy (measured
+   * per layer on MobileNetV2/VWW: 8-32 -> 16-96 channels 1.2-2.0x slower on AMX, 24 -> 144 and
+   * 32 -> 192 0.83-0.95x, 64+ input channels 0.28-0.83x). */
   const el_cpu_backend* backend = el_context_backend(ctx);
-  if (backend != NULL && backend->amx_int8 && !s->is_unsigned && g->pointwise &&
+  const int amx_fits = g->in_c >= 64 || (g->in_c >= 24 && g->out_c >= 128);
+  if (backend != NULL && backend->amx_int8 && !s->is_unsigned && g->pointwise && amx_fits &&
       g->in_c % 4 == 0 && el_num_elements(input) < INT32_MAX) {
     s->qk = el_qgemm_amx_pointwise();
   }
