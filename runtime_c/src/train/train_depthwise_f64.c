@@ -9,9 +9,7 @@
 static el_status checked(const el_train_kernels* k, const el_train_window* g, const void* a,
                          const void* b, const void* c) {
   if (k == NULL || a == NULL || b == NULL || c == NULL) return EL_VALUE_ERROR;
-  el_status st = el_train_check_window(g);
-  if (st != EL_OK) return st;
-  return EL_OK;
+  return el_train_check_window(g);
 }
 
 /* Output channels per pixel (g->out_c is the channel multiplier). */
@@ -23,6 +21,21 @@ typedef struct job {
   const double* b; /* w, or dy for the filter gradient */
   double* out;
 } job;
+
+/* The three entry points differ only in their operands and how the work splits into tasks. */
+enum task_split { BY_OUTPUT_ROW, BY_IMAGE, BY_TAP };
+
+static el_status run(const el_train_kernels* k, const el_train_window* g, const double* a,
+                     const double* b, double* out, enum task_split split, el_task_fn fn) {
+  el_status st = checked(k, g, a, b, out);
+  if (st != EL_OK) return st;
+  const int tasks = split == BY_OUTPUT_ROW ? g->batch * g->out_h
+                    : split == BY_IMAGE    ? g->batch
+                                           : g->k_h * g->k_w;
+  job j = {g, a, b, out};
+  el_train_parallel(k, tasks, fn, &j);
+  return EL_OK;
+}
 
 /* The index of the input pixel that tap `tap` of output pixel (img, oh, ow) meets; *in false
  * (and the index 0) when the tap falls into the padding. */
@@ -58,11 +71,7 @@ static void forward_row(void* arg, int task, int thread) {
 
 el_status el_train_depthwise_conv2d_f64(const el_train_kernels* k, const el_train_window* g,
                                         const double* x, const double* w, double* y) {
-  el_status st = checked(k, g, x, w, y);
-  if (st != EL_OK) return st;
-  job j = {g, x, w, y};
-  el_train_parallel(k, g->batch * g->out_h, forward_row, &j);
-  return EL_OK;
+  return run(k, g, x, w, y, BY_OUTPUT_ROW, forward_row);
 }
 
 static void input_grad_image(void* arg, int task, int thread) {
@@ -95,11 +104,7 @@ static void input_grad_image(void* arg, int task, int thread) {
 el_status el_train_depthwise_backprop_input_f64(const el_train_kernels* k,
                                                 const el_train_window* g, const double* w,
                                                 const double* dy, double* dx) {
-  el_status st = checked(k, g, w, dy, dx);
-  if (st != EL_OK) return st;
-  job j = {g, dy, w, dx};
-  el_train_parallel(k, g->batch, input_grad_image, &j);
-  return EL_OK;
+  return run(k, g, dy, w, dx, BY_IMAGE, input_grad_image);
 }
 
 static void filter_grad_tap(void* arg, int tap, int thread) {
@@ -128,9 +133,5 @@ static void filter_grad_tap(void* arg, int tap, int thread) {
 el_status el_train_depthwise_backprop_filter_f64(const el_train_kernels* k,
                                                  const el_train_window* g, const double* x,
                                                  const double* dy, double* dw) {
-  el_status st = checked(k, g, x, dy, dw);
-  if (st != EL_OK) return st;
-  job j = {g, x, dy, dw};
-  el_train_parallel(k, g->k_h * g->k_w, filter_grad_tap, &j);
-  return EL_OK;
+  return run(k, g, x, dy, dw, BY_TAP, filter_grad_tap);
 }
