@@ -1,5 +1,6 @@
-"""edgelite.keras against TensorFlow 2.21's tf.compat.v1.keras: the cases of keras_cases.py, results recorded by
-fixtures/generate_tf_fixtures.py (same data, same seeded weights -> same losses, outputs, names and errors)."""
+"""edgelite.keras against TensorFlow 2.21's tf.compat.v1.keras: the cases of keras_cases.py and the other case
+modules, results recorded by fixtures/generate_tf_fixtures.py (same data, same seeded weights -> same losses,
+outputs, names and errors)."""
 from __future__ import annotations
 
 import json
@@ -10,27 +11,35 @@ import pytest
 
 import edgelite as tf
 
-from . import keras_cases
+from . import keras_cases, optimizer_cases
 
-HERE = Path(__file__).resolve().parent
-ARRAYS = np.load(HERE / "fixtures" / "tf_keras.npz")
-TEXTS = json.loads((HERE / "fixtures" / "tf_keras.json").read_text())["results"]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+# case module -> fixture file stem (as in fixtures/generate_tf_fixtures.py)
+MODULES = {"tf_keras": keras_cases, "tf_optimizers": optimizer_cases}
 
 # Float32 training over a few epochs: summation order differs from TensorFlow's kernels.
 RTOL, ATOL = 2e-4, 2e-5
 
 
-def _expected(case: str) -> dict:
+def _recorded(stem: str) -> tuple:
+    arrays = np.load(FIXTURES / f"{stem}.npz")
+    texts = json.loads((FIXTURES / f"{stem}.json").read_text())["results"]
+    return arrays, texts
+
+
+def _expected(stem: str, case: str) -> dict:
+    arrays, texts = _recorded(stem)
     prefix = case + "/"
-    out = {k[len(prefix):]: ARRAYS[k] for k in ARRAYS.files if k.startswith(prefix)}
-    out.update({k[len(prefix):]: v for k, v in TEXTS.items() if k.startswith(prefix)})
+    out = {k[len(prefix):]: arrays[k] for k in arrays.files if k.startswith(prefix)}
+    out.update({k[len(prefix):]: v for k, v in texts.items() if k.startswith(prefix)})
     return out
 
 
-@pytest.mark.parametrize("case", sorted(keras_cases.CASES))
-def test_case_matches_tensorflow(case: str) -> None:
-    expected = _expected(case)
-    got = keras_cases.CASES[case](tf)
+@pytest.mark.parametrize("stem,case", [(stem, case) for stem, module in MODULES.items() for case in
+                                       sorted(module.CASES)])
+def test_case_matches_tensorflow(stem: str, case: str) -> None:
+    expected = _expected(stem, case)
+    got = MODULES[stem].CASES[case](tf)
     assert sorted(got) == sorted(expected)
     for key, want in expected.items():
         value = got[key]

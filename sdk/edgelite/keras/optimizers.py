@@ -1,4 +1,5 @@
-"""tf.compat.v1.keras.optimizers: SGD, Adam and RMSprop with Keras's defaults, on edgelite's training rules.
+"""tf.compat.v1.keras.optimizers: SGD, Adam, RMSprop, Adagrad, Adadelta, Adamax, Nadam and Ftrl with Keras's
+defaults, on edgelite's training rules.
 
 Each keeps its learning rate in a variable (so K.set_value(opt.lr, ...) and LearningRateScheduler work), counts
 steps in `iterations`, applies Keras's time decay lr / (1 + decay * iterations), and builds the update with the
@@ -13,19 +14,24 @@ import numpy as np
 from edgelite.framework import dtypes, ops
 from edgelite.ops import control_flow_ops, math_ops, state_ops, variables
 from edgelite.train import optimizer as tf_optimizer
+from edgelite.train.adadelta import AdadeltaOptimizer
 from edgelite.train.adam import AdamOptimizer
+from edgelite.train.ftrl import FtrlOptimizer
 from edgelite.train.gradient_descent import GradientDescentOptimizer
 from edgelite.train.momentum import MomentumOptimizer
 from edgelite.train.rmsprop import RMSPropOptimizer
 
 from . import backend
 from ._lookup import by_name
+from .optimizer_rules import KerasAdagrad, KerasAdamax, KerasNadam
 
 
 class Optimizer:
     """Base class: hyperparameters, the learning-rate and iteration variables, get_updates(loss, params)."""
 
     _defaults: Dict[str, Any] = {}
+    # Keras creates the slots of some rules variable by variable (Ftrl), of the others slot name by slot name
+    _slots_per_variable = False
 
     def __init__(self, name: str, learning_rate: float, decay: float = 0.0, **kwargs: Any) -> None:
         if "lr" in kwargs:
@@ -115,6 +121,10 @@ class Optimizer:
             lr = lr / (1.0 + self.decay * steps)
         return lr
 
+    def _local_step(self) -> Any:
+        """The number of the step being taken (iterations + 1) as float32, for bias corrections."""
+        return math_ops.cast(self._step_counter(), dtypes.float32) + 1.0
+
     def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
         """The tf.train optimizer implementing this rule at learning rate `lr`."""
         return GradientDescentOptimizer(lr, name=self._name)
@@ -125,7 +135,7 @@ class Optimizer:
             iterations = self._step_counter()
             rule = self._rule(self._decayed_lr())
             train_op = rule.minimize(loss, var_list=params)
-        for var in rule.variables():
+        for var in _state_in_keras_order(rule, self._slots_per_variable):
             backend.track_variable(var)
             self._weights.append(var)
         with ops.control_dependencies([train_op]):
@@ -143,6 +153,15 @@ class Optimizer:
     def from_config(cls, config: dict) -> "Optimizer":
         """The optimizer a get_config() dict describes."""
         return cls(**config)
+
+
+def _state_in_keras_order(rule: tf_optimizer.Optimizer, per_variable: bool) -> List[Any]:
+    """The rule's variables as Keras orders an optimizer's weights (its slot creation order): non-slot variables
+    first, then the slots grouped by slot name (all 'm', then all 'v'), or all slots of one trained variable after
+    another when `per_variable`."""
+    groups = [list(named.values()) for named in rule._slots.values()]
+    slots = [v for group in (zip(*groups) if per_variable else groups) for v in group]
+    return [v for v in rule.variables() if not any(v is s for s in slots)] + slots
 
 
 class SGD(Optimizer):
@@ -223,6 +242,121 @@ class RMSprop(Optimizer):
         return {"rho": self.rho, "momentum": self.momentum, "epsilon": self.epsilon, "centered": self.centered}
 
 
+class Adagrad(Optimizer):
+    """Adagrad with Keras's defaults: learning_rate 0.001, initial_accumulator_value 0.1, epsilon 1e-7."""
+
+    def __init__(self, learning_rate: float = 0.001, initial_accumulator_value: float = 0.1, epsilon: float = 1e-7,
+                 name: str = "Adagrad", **kwargs: Any) -> None:
+        if initial_accumulator_value < 0.0:
+            raise ValueError(f"initial_accumulator_value must be non-negative: {initial_accumulator_value}")
+        super().__init__(name, learning_rate, **kwargs)
+        self.initial_accumulator_value, self.epsilon = float(initial_accumulator_value), float(epsilon)
+
+    def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
+        return KerasAdagrad(lr, self.initial_accumulator_value, self.epsilon, self._name)
+
+    def _hypers(self) -> dict:
+        return {"initial_accumulator_value": self.initial_accumulator_value, "epsilon": self.epsilon}
+
+
+class Adadelta(Optimizer):
+    """Adadelta with Keras's defaults: learning_rate 0.001, rho 0.95, epsilon 1e-7."""
+
+    def __init__(self, learning_rate: float = 0.001, rho: float = 0.95, epsilon: float = 1e-7,
+                 name: str = "Adadelta", **kwargs: Any) -> None:
+        super().__init__(name, learning_rate, **kwargs)
+        self.rho, self.epsilon = float(rho), float(epsilon)
+
+    def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
+        return AdadeltaOptimizer(lr, rho=self.rho, epsilon=self.epsilon, name=self._name)
+
+    def _hypers(self) -> dict:
+        return {"rho": self.rho, "epsilon": self.epsilon}
+
+
+class Adamax(Optimizer):
+    """Adamax (Adam with the infinity norm) with Keras's defaults: learning_rate 0.001, beta_1 0.9, beta_2 0.999,
+    epsilon 1e-7."""
+
+    def __init__(self, learning_rate: float = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7, name: str = "Adamax", **kwargs: Any) -> None:
+        super().__init__(name, learning_rate, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+
+    def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
+        return KerasAdamax(lr, self.beta_1, self.beta_2, self.epsilon, self._local_step(), self._name)
+
+    def _hypers(self) -> dict:
+        return {"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
+
+
+class Nadam(Optimizer):
+    """Nadam with Keras's defaults: learning_rate 0.001, beta_1 0.9, beta_2 0.999, epsilon 1e-7; `schedule_decay`
+    (0.004) shapes the momentum schedule and the learning rate is never decayed (Keras replaces `decay` by it)."""
+
+    def __init__(self, learning_rate: float = 0.001, beta_1: float = 0.9, beta_2: float = 0.999,
+                 epsilon: float = 1e-7, name: str = "Nadam", **kwargs: Any) -> None:
+        kwargs["decay"] = kwargs.pop("schedule_decay", 0.004)
+        super().__init__(name, learning_rate, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self._cache: Optional[Any] = None
+
+    def _decayed_lr(self) -> Any:
+        return self._lr_variable()
+
+    def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
+        if self._cache is None or self._cache.graph is not ops.get_default_graph():
+            self._cache = self._variable(1.0, "momentum_cache", dtypes.float32)
+            self._weights.append(self._cache)
+        return KerasNadam(lr, self.beta_1, self.beta_2, self.epsilon, self.decay, self._local_step(), self._cache,
+                          self._name)
+
+    def _hypers(self) -> dict:
+        return {"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
+
+
+class Ftrl(Optimizer):
+    """FTRL-proximal with Keras's defaults: learning_rate 0.001, learning_rate_power -0.5,
+    initial_accumulator_value 0.1, no l1/l2/shrinkage, beta 0."""
+
+    _slots_per_variable = True
+
+    def __init__(self, learning_rate: float = 0.001, learning_rate_power: float = -0.5,
+                 initial_accumulator_value: float = 0.1, l1_regularization_strength: float = 0.0,
+                 l2_regularization_strength: float = 0.0, name: str = "Ftrl",
+                 l2_shrinkage_regularization_strength: float = 0.0, beta: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(name, learning_rate, **kwargs)
+        checks = (("initial_accumulator_value", initial_accumulator_value, "positive or zero"),
+                  ("learning_rate_power", -learning_rate_power, "negative or zero"),
+                  ("l1_regularization_strength", l1_regularization_strength, "positive or zero"),
+                  ("l2_regularization_strength", l2_regularization_strength, "positive or zero"),
+                  ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength, "positive or zero"))
+        for arg, value, wanted in checks:
+            if value < 0.0:
+                shown = -value if arg == "learning_rate_power" else value
+                raise ValueError(f"`{arg}` needs to be {wanted}. Received: {arg}={shown}.")
+        self.learning_rate_power = float(learning_rate_power)
+        self.initial_accumulator_value = float(initial_accumulator_value)
+        self.l1_regularization_strength = float(l1_regularization_strength)
+        self.l2_regularization_strength = float(l2_regularization_strength)
+        self.l2_shrinkage_regularization_strength = float(l2_shrinkage_regularization_strength)
+        self.beta = float(beta)
+
+    def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
+        return FtrlOptimizer(lr, self.learning_rate_power, self.initial_accumulator_value,
+                             self.l1_regularization_strength, self.l2_regularization_strength, name=self._name,
+                             accum_name=self._name, linear_name=self._name,
+                             l2_shrinkage_regularization_strength=self.l2_shrinkage_regularization_strength,
+                             beta=self.beta)
+
+    def _hypers(self) -> dict:
+        return {"learning_rate_power": self.learning_rate_power,
+                "initial_accumulator_value": self.initial_accumulator_value,
+                "l1_regularization_strength": self.l1_regularization_strength,
+                "l2_regularization_strength": self.l2_regularization_strength,
+                "l2_shrinkage_regularization_strength": self.l2_shrinkage_regularization_strength, "beta": self.beta}
+
+
 class TFOptimizer(Optimizer):
     """Wraps a tf.train optimizer instance passed to compile()."""
 
@@ -248,11 +382,12 @@ class TFOptimizer(Optimizer):
         return {"name": self._name}
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
+_BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad, "adadelta": Adadelta, "adamax": Adamax,
+            "nadam": Nadam, "ftrl": Ftrl}
 
 
 def get(identifier: Any) -> Optimizer:
-    """An optimizer from a name ('sgd', 'adam', 'rmsprop'), a config dict, a Keras or a tf.train optimizer."""
+    """An optimizer from a name ('sgd', 'adam', 'rmsprop', 'adagrad', ...), a config dict, a Keras or a tf.train optimizer."""
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, tf_optimizer.Optimizer):
