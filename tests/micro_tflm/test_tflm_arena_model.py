@@ -1,0 +1,85 @@
+"""benchmarks/tflm_arena_model.py replays TFLM's arena allocation from its struct definitions; with
+the x86-64 ABI it must give exactly what the tflite-micro wheel's print_allocations() prints (total,
+head, tail and every category's used/requested bytes and count), which is what makes its 32-bit ARM
+figures (same replay, ARM struct sizes) a like-for-like TFLM arena for issue #27."""
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import tflm_arena_model as tam  # noqa: E402
+
+CASES = ("tflm_hello_world_int8", "tflm_micro_speech_quantized", "tiny_kws_ref_model")
+
+_ARENA_CHILD = r"""
+import sys
+from tflite_micro.python.tflite_micro import runtime
+it = runtime.Interpreter.from_bytes(open(sys.argv[1], 'rb').read(), arena_size=int(sys.argv[2]))
+it.print_allocations()
+"""
+
+
+def _need_wheel() -> None:
+    if importlib.util.find_spec("tflite_micro") is None:
+        pytest.skip("the tflite-micro wheel (pip install tflite-micro) is not installed")
+
+
+def _model(realworld_dir: Path, case: str) -> Path:
+    path = realworld_dir / case / "model.tflite"
+    if not path.exists():
+        pytest.skip(f"{path} not found")
+    return path
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_x86_64_replay_equals_wheel_print_allocations(realworld_dir: Path, case: str) -> None:
+    _need_wheel()
+    path = _model(realworld_dir, case)
+    printed = tam.wheel_allocations(path)
+    assert printed is not None, f"the tflite-micro wheel failed on {path}"
+    modelled = tam.as_printed(tam.wheel_arena(tam.read_graph(path)))
+    assert modelled["categories"] == printed["categories"]
+    assert (modelled["head"], modelled["tail"], modelled["total"]) == \
+        (printed["head"], printed["tail"], printed["total"])
+
+
+@pytest.mark.parametrize("arena_size", [200_003, 200_008, 200_013])
+def test_unaligned_arena_end_moves_the_tail_as_in_the_wheel(realworld_dir: Path, arena_size: int) -> None:
+    """The tail is aligned down from the arena's end, so an arena whose size is not a multiple of
+    16 costs TFLM those bytes in its tail; the replay must follow the wheel there too."""
+    _need_wheel()
+    path = _model(realworld_dir, "tflm_hello_world_int8")
+    proc = subprocess.run([sys.executable, "-c", _ARENA_CHILD, str(path), str(arena_size)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    tail = int(proc.stderr.split("Arena allocation tail ")[1].split()[0])
+    arena = tam.tflm_arena(tam.read_graph(path), tam.X86_64, end_misalignment=arena_size % 16)
+    assert arena.tail == tail
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_arm32_arena_is_the_x86_64_arena_minus_the_pointer_bytes(realworld_dir: Path, case: str) -> None:
+    """Same allocations, same head (activations do not depend on the ABI); the ARM tail is smaller
+    and every structure holding pointers shrinks, the others keep their size."""
+    graph = tam.read_graph(_model(realworld_dir, case))
+    wide = tam.tflm_arena(graph, tam.X86_64)
+    narrow = tam.tflm_arena(graph, tam.ARM32)
+    assert [entry[0] for entry in wide.log] == [entry[0] for entry in narrow.log]
+    assert narrow.head == wide.head
+    assert narrow.tail < wide.tail
+    structs = tam.struct_table(compression=True)
+    for name in ("TfLiteReshapeParams", "TfLiteConvParams", "TfLitePoolParams", "OpDataPooling"):
+        assert structs[name].layout(tam.ARM32) == structs[name].layout(tam.X86_64)
+    for name in ("TfLiteTensor", "TfLiteEvalTensor", "NodeAndRegistration", "OpDataConv"):
+        assert structs[name].layout(tam.ARM32)[0] < structs[name].layout(tam.X86_64)[0]
+    plain = tam.tflm_arena(graph, tam.ARM32, recording=False, compression=False)
+    assert plain.head == wide.head and plain.tail < narrow.tail
+    assert plain.categories == {}
