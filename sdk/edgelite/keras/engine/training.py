@@ -6,6 +6,7 @@ per-batch values computed before each update.
 """
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -15,7 +16,9 @@ from edgelite.framework import ops
 from edgelite.ops import array_ops, math_ops
 
 from .. import backend, callbacks as cbks, losses as losses_mod, metrics as metrics_mod, optimizers
+from . import batch_sources
 from .base_layer import as_list
+from .training_steps import StepLoopMixin
 
 _SAME_SHAPE_LOSSES = {"mean_squared_error", "binary_crossentropy", "categorical_crossentropy"}
 
@@ -40,7 +43,7 @@ def _per_output(value: Any, names: List[str], what: str) -> list:
     return [value] * len(names)
 
 
-class TrainingMixin:
+class TrainingMixin(StepLoopMixin):
     """The training half of keras.Model (mixed into Model)."""
 
     # ---- compile ---------------------------------------------------------------------------------------
@@ -245,10 +248,23 @@ class TrainingMixin:
             initial_epoch: int = 0, steps_per_epoch: Any = None, validation_steps: Any = None,
             **kwargs: Any) -> cbks.History:
         """Trains for `epochs` passes over (x, y) in batches of `batch_size` (32); returns the History."""
+        workers = kwargs.pop("workers", 1)
+        kwargs.pop("max_queue_size", None)
+        kwargs.pop("use_multiprocessing", None)
+        kwargs.pop("validation_freq", None)
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
+        if batch_sources.is_generator_or_sequence(x) or batch_sources.is_dataset(x):
+            self._refuse_batch_arguments(x, y, batch_size)
+            return self._fit_steps(x, steps_per_epoch, epochs, verbose, callbacks, validation_data,
+                                   validation_steps, class_weight, shuffle, initial_epoch, workers)
         if steps_per_epoch is not None:
-            raise ValueError("steps_per_epoch is not supported by this fit(); pass numpy arrays")
+            # with arrays and a step count, TF1 Keras feeds the whole arrays as the batch of every step
+            self._ensure_built(x)
+            full = (x, y) if sample_weight is None else (x, y, sample_weight)
+            return self._fit_steps(itertools.repeat(full), steps_per_epoch, epochs, verbose, callbacks,
+                                   validation_data, validation_steps, class_weight, False, initial_epoch, workers,
+                                   unit_steps=True)
         self._require_compiled()
         batch_size = 32 if batch_size is None else int(batch_size)
         xs, ys, sws = self._standardize(x, y, sample_weight, class_weight)
@@ -265,17 +281,8 @@ class TrainingMixin:
         n = xs[0].shape[0]
         fn = self._train_function()
         extra = [True] if self._train_has_phase else []
-        history = cbks.History()
-        # History comes last so it records what earlier callbacks add to the logs (LearningRateScheduler's lr)
-        callback_list = cbks.CallbackList(list(callbacks or []) + [history])
-        out_names = list(self.metrics_names)
-        if val is not None:
-            out_names += ["val_" + m for m in self.metrics_names]
-        for cb in callback_list.callbacks:
-            cb.set_model(self)
-            cb.set_params({"batch_size": batch_size, "epochs": epochs, "steps": None, "samples": n,
-                           "verbose": verbose, "do_validation": val is not None, "metrics": out_names})
-        self.stop_training = False
+        history, callback_list = self._fit_callbacks(callbacks, val is not None, batch_size=batch_size,
+                                                     epochs=epochs, steps=None, samples=n, verbose=verbose)
         if verbose:
             print(f"Train on {n} samples" + (f", validate on {val[0][0].shape[0]} samples" if val else ""))
         callback_list.on_train_begin({})
@@ -302,8 +309,13 @@ class TrainingMixin:
 
     def evaluate(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None, verbose: int = 1,
                  sample_weight: Any = None, steps: Any = None, callbacks: Any = None, **kwargs: Any) -> Any:
-        """Loss (and metrics) over (x, y), batch-size-weighted over batches of `batch_size` (32)."""
+        """Loss (and metrics) over (x, y), batch-size-weighted over batches of `batch_size` (32); over a
+        generator, Sequence or Dataset, the mean of the per-step losses."""
         self._require_compiled()
+        if batch_sources.is_generator_or_sequence(x) or batch_sources.is_dataset(x):
+            self._refuse_batch_arguments(x, y, batch_size)
+            values = [np.float32(v) for v in self._evaluate_steps(x, steps, workers=kwargs.get("workers", 1))]
+            return values[0] if len(values) == 1 else values
         xs, ys, sws = self._standardize(x, y, sample_weight)
         started = time.time()
         results = self._run_batches(self._test_function(), xs + ys + sws, xs[0].shape[0],
@@ -315,7 +327,11 @@ class TrainingMixin:
 
     def predict(self, x: Any, batch_size: Optional[int] = None, verbose: int = 0, steps: Any = None,
                 callbacks: Any = None, **kwargs: Any) -> Any:
-        """Model outputs for x, computed in batches of `batch_size` (32) and concatenated."""
+        """Model outputs for x, computed in batches of `batch_size` (32) and concatenated; for a generator,
+        Sequence or Dataset, the outputs of its batches' inputs."""
+        if batch_sources.is_generator_or_sequence(x) or batch_sources.is_dataset(x):
+            self._refuse_batch_arguments(x, None, batch_size)
+            return self._predict_steps(x, steps, kwargs.get("workers", 1))
         xs, _, _ = self._standardize(x)
         batch_size = 32 if batch_size is None else int(batch_size)
         fn = backend.Function(self.inputs, self.outputs)
