@@ -56,8 +56,10 @@ class Abi:
             return self.pointer, self.pointer
         if kind in ("i32", "enum", "f32"):
             return 4, 4
-        if kind == "bool":
+        if kind in ("bool", "i8"):
             return 1, 1
+        if kind == "i16":
+            return 2, 2
         if kind in ("f64", "i64"):
             return 8, self.double_align
         raise ValueError(f"unknown field kind {kind!r}")
@@ -141,12 +143,31 @@ def struct_table(compression: bool) -> Dict[str, Struct]:
         # ParseFullyConnected stores at offsets 16 and 24 (read off its machine code)
         "TfLiteFullyConnectedParams": _s("TfLiteFullyConnectedParams", "enum", "enum", "bool", "bool",
                                          "enum", "ptr", "i32"),
+        "TfLiteAddParams": _s("TfLiteAddParams", "enum", "bool"),
+        "TfLiteSubParams": _s("TfLiteSubParams", "enum", "bool"),
+        "TfLiteLeakyReluParams": _s("TfLiteLeakyReluParams", "f32"),
+        "TfLiteStridedSliceParams": _s("TfLiteStridedSliceParams", *["i32"] * 5, "bool"),
         # kernels' per-node data
         "OpDataConv": _s("OpDataConv", padding, "i32", "i32", "i32", "i32", "i32", "ptr", "ptr",
                          "i32", "i32", "i32", *comp),  # kernels/conv.h (also depthwise)
         "OpDataFullyConnected": _s("OpDataFullyConnected", *["i32"] * 9, "ptr", "ptr", "bool",
                                    *comp),  # kernels/fully_connected.h
         "OpDataPooling": _s("OpDataPooling", padding, "i32", "i32", "f32", "f32"),  # kernels/pooling.h
+        # kernels/add.h, kernels/sub.h
+        "OpDataAdd": _s("OpDataAdd", "bool", *["i32"] * 12, "f32", "f32"),
+        "OpDataSub": _s("OpDataSub", "bool", *["i32"] * 12),
+        # kernels/quantize.h, kernels/dequantize.h (QuantizationParams, DequantizationParams
+        # of kernels/internal/types.h: an int32 zero point and a double scale)
+        "OpDataQuantizeReference": _s("OpDataQuantizeReference", _s("QuantizationParams", "i32", "f64"),
+                                      "i32", "i32", "i32"),
+        "DequantizeOpData": _s("DequantizeOpData", _s("DequantizationParams", "f64", "i32"),
+                               "i32", "i32", "i32"),
+        # kernels/pad.cc: PadParams (kernels/internal/types.h) and the output zero point
+        "OpDataPad": _s("OpDataPad", _s("PadParams", "i8", *["i32"] * 5, "i8", *["i32"] * 5, "enum"), "i32"),
+        "LeakyReluOpData": _s("LeakyReluOpData", *["i32"] * 6),  # kernels/leaky_relu.h
+        # kernels/strided_slice.cc: StridedSliceParams (kernels/internal/types.h)
+        "StridedSliceParams": _s("StridedSliceParams", "i8", *["i32"] * 5, "i8", *["i32"] * 5, "i8",
+                                 *["i32"] * 5, *["i16"] * 5, "bool"),
         # kernels/internal/types.h
         "SoftmaxParams": _s("SoftmaxParams", "f64", *["i32"] * 6, "f32", "ptr", "ptr", "ptr", "ptr", "ptr"),
     }
@@ -285,6 +306,13 @@ OP_STRUCTS = {
     "MAX_POOL_2D": ("TfLitePoolParams", "OpDataPooling"),
     "RESHAPE": ("TfLiteReshapeParams", None),
     "SOFTMAX": ("TfLiteSoftmaxParams", "SoftmaxParams"),
+    "ADD": ("TfLiteAddParams", "OpDataAdd"),
+    "SUB": ("TfLiteSubParams", "OpDataSub"),
+    "QUANTIZE": (None, "OpDataQuantizeReference"),
+    "DEQUANTIZE": (None, "DequantizeOpData"),
+    "PAD": (None, "OpDataPad"),
+    "LEAKY_RELU": ("TfLiteLeakyReluParams", "LeakyReluOpData"),
+    "STRIDED_SLICE": ("TfLiteStridedSliceParams", "StridedSliceParams"),
 }
 
 
@@ -473,18 +501,21 @@ def tflm_arena(graph: Graph, abi: Abi = X86_64, recording: bool = True, compress
 _WHEEL_CHILD = r"""
 import sys
 from tflite_micro.python.tflite_micro import runtime
-it = runtime.Interpreter.from_bytes(open(sys.argv[1], 'rb').read())
+size = int(sys.argv[2]) if len(sys.argv) > 2 else None
+it = runtime.Interpreter.from_bytes(open(sys.argv[1], 'rb').read(), arena_size=size)
 it.print_allocations()
 """
 _LINE = re.compile(r"\[RecordingMicroAllocator\] (?:Arena allocation (\w+) (\d+) bytes|'([^']+)' used (\d+) "
                    r"bytes with alignment overhead \(requested (\d+) bytes for (\d+) )")
 
 
-def wheel_allocations(model: Path, timeout: float = 120.0) -> Optional[Dict[str, object]]:
-    """The tflite-micro wheel's print_allocations() for `model` (default arena size), parsed; None
-    when the wheel is missing or fails on the model."""
-    proc = subprocess.run([sys.executable, "-c", _WHEEL_CHILD, str(model)], capture_output=True, text=True,
-                          timeout=timeout)
+def wheel_allocations(model: Path, arena_size: Optional[int] = None,
+                      timeout: float = 120.0) -> Optional[Dict[str, object]]:
+    """The tflite-micro wheel's print_allocations() for `model` (arena of `arena_size` bytes, by
+    default the wheel's len(model) * 10), parsed; None when the wheel is missing or fails."""
+    extra = [] if arena_size is None else [str(arena_size)]
+    proc = subprocess.run([sys.executable, "-c", _WHEEL_CHILD, str(model), *extra], capture_output=True,
+                          text=True, timeout=timeout)
     if proc.returncode != 0:
         return None
     out: Dict[str, object] = {"categories": {}}
@@ -504,11 +535,12 @@ def as_printed(arena: Arena) -> Dict[str, object]:
                            for k, c in arena.categories.items()}}
 
 
-def wheel_arena(graph: Graph) -> Arena:
+def wheel_arena(graph: Graph, arena_size: Optional[int] = None) -> Arena:
     """The 64-bit model configured as the wheel runs: recording allocator, compression build,
-    arena of len(model) * 10 bytes from a 16-byte aligned malloc."""
+    arena of `arena_size` (default len(model) * 10) bytes from a 16-byte aligned malloc."""
+    size = graph.file_size * 10 if arena_size is None else arena_size
     return tflm_arena(graph, X86_64, recording=True, compression=True,
-                      end_misalignment=(graph.file_size * 10) % ARENA_ALIGNMENT)
+                      end_misalignment=size % ARENA_ALIGNMENT)
 
 
 def main() -> int:
@@ -517,15 +549,17 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare with the tflite-micro wheel")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--log", action="store_true", help="print every tail allocation")
+    parser.add_argument("--arena-size", type=int, default=None,
+                        help="the wheel's arena size for --check (default len(model) * 10)")
     args = parser.parse_args()
     paths = [Path(p) for p in args.models] or [DEFAULT_MODELS / c / "model.tflite" for c in DEFAULT_CASES]
     rows = []
     for path in paths:
         graph = read_graph(path)
         row: Dict[str, object] = {"model": path.parent.name if path.name == "model.tflite" else path.name}
-        row["x86_64_model"] = as_printed(wheel_arena(graph))
+        row["x86_64_model"] = as_printed(wheel_arena(graph, args.arena_size))
         if args.check:
-            row["x86_64_wheel"] = wheel_allocations(path)
+            row["x86_64_wheel"] = wheel_allocations(path, args.arena_size)
         for label, recording, compression in (("arm32_recording", True, True), ("arm32_plain", False, False)):
             arena = tflm_arena(graph, ARM32, recording=recording, compression=compression)
             row[label] = as_printed(arena)

@@ -51,6 +51,24 @@ def test_x86_64_replay_equals_wheel_print_allocations(realworld_dir: Path, case:
         (printed["head"], printed["tail"], printed["total"])
 
 
+# More real-world models whose operators the replay covers (ADD, SUB, PAD, QUANTIZE, LEAKY_RELU,
+# STRIDED_SLICE, int16 convolutions, float models), with an arena large enough for all of them.
+MORE = ("tflm_person_detect", "tiny_vww_96_int8", "tiny_pretrainedResnet_quant", "tiny_ad01_int8",
+        "tiny_str_ww_ref_model", "tiny_toycar_model_ToyCar_quant_fullint", "tflm_hello_world_float",
+        "tflm_seanet_conv0", "tflm_seanet_add1", "tflm_seanet_sub0", "tflm_seanet_pad1",
+        "tflm_seanet_leaky_relu0", "tflm_seanet_strided_slice1", "tflm_seanet_quantize0")
+
+
+@pytest.mark.parametrize("case", MORE)
+def test_x86_64_replay_equals_wheel_on_more_models(realworld_dir: Path, case: str) -> None:
+    _need_wheel()
+    path = _model(realworld_dir, case)
+    arena_size = (4 << 20) + 4
+    printed = tam.wheel_allocations(path, arena_size)
+    assert printed is not None, f"the tflite-micro wheel failed on {path}"
+    assert tam.as_printed(tam.wheel_arena(tam.read_graph(path), arena_size)) == printed
+
+
 @pytest.mark.parametrize("arena_size", [200_003, 200_008, 200_013])
 def test_unaligned_arena_end_moves_the_tail_as_in_the_wheel(realworld_dir: Path, arena_size: int) -> None:
     """The tail is aligned down from the arena's end, so an arena whose size is not a multiple of
