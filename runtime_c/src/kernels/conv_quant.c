@@ -153,6 +153,7 @@ static void conv_int8(const geom* g, const el_conv_q* q, const TfLiteTensor* inp
   const int8_t* filt = filter->data.int8;
   const int32_t* bias_data = bias ? bias->data.i32 : NULL;
   int8_t* out = output->data.int8;
+  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   const int32_t in_off = -input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
   int64_t o = 0;
@@ -163,7 +164,7 @@ static void conv_int8(const geom* g, const el_conv_q* q, const TfLiteTensor* inp
           int32_t acc = 0;
           CONV_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, oc, in_off, 0, acc);
           if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-          acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], q->rq.shifts[oc]), out_off);
+          acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], shifts[oc]), out_off);
           out[o++] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
         }
       }
@@ -176,6 +177,7 @@ static void conv_int16(const geom* g, const el_conv_q* q, const TfLiteTensor* in
   const int16_t* in = input->data.i16;
   const int8_t* filt = filter->data.int8;
   int16_t* out = output->data.i16;
+  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   const int32_t in_off = -input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
   int64_t o = 0;
@@ -192,8 +194,8 @@ static void conv_int16(const geom* g, const el_conv_q* q, const TfLiteTensor* in
           /* With an int32 bias LiteRT runs its int32-accumulator 16x8 kernel (rescaled with the
            * 32-bit multiplier); with an int64 bias the int64 one (16-bit multiplier). */
           const int32_t v = (bias != NULL && bias->type == kTfLiteInt32
-                                 ? el_q_mbqm((int32_t)acc, q->rq.multipliers[oc], q->rq.shifts[oc])
-                                 : el_q_mbqm64(acc, q->rq.multipliers[oc], q->rq.shifts[oc])) +
+                                 ? el_q_mbqm((int32_t)acc, q->rq.multipliers[oc], shifts[oc])
+                                 : el_q_mbqm64(acc, q->rq.multipliers[oc], shifts[oc])) +
                             out_off;
           out[o++] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
         }
@@ -211,6 +213,8 @@ static void conv_uint8(const geom* g, const el_conv_q* q, const TfLiteTensor* in
   const int32_t in_off = -input->params.zero_point;
   const int32_t filt_off = -filter->params.zero_point;
   const int32_t out_off = output->params.zero_point;
+  const int32_t multiplier = q->rq.multipliers[0]; /* the legacy per-tensor one */
+  const int shift = el_conv_requant_shifts(&q->rq)[0];
   int64_t o = 0;
   for (int b = 0; b < g->batches; ++b) {
     for (int oy = 0; oy < g->out_h; ++oy) {
@@ -220,7 +224,7 @@ static void conv_uint8(const geom* g, const el_conv_q* q, const TfLiteTensor* in
           CONV_ACCUMULATE(int32_t, uint8_t, uint8_t, in, filt, *g, b, oy, ox, oc, in_off, filt_off,
                           acc);
           if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-          acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.legacy_multiplier, q->rq.legacy_shift), out_off);
+          acc = el_q_add_wrap(el_q_mbqm(acc, multiplier, shift), out_off);
           out[o++] = (uint8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
         }
       }

@@ -14,24 +14,44 @@ TfLiteStatus el_conv_check_filter_scales(TfLiteContext* context, const TfLiteTen
   return kTfLiteOk;
 }
 
+/* Quantizes `real` into channel c of r's block, refusing a shift int8 cannot hold. */
+static TfLiteStatus store_channel(TfLiteContext* context, el_conv_requant* r, int c, double real) {
+  int32_t multiplier = 0;
+  int shift = 0;
+  el_q_quantize_multiplier(real, &multiplier, &shift);
+  EL_ENSURE(context, shift == (int8_t)shift);
+  r->multipliers[c] = multiplier;
+  ((int8_t*)(r->multipliers + r->capacity))[c] = (int8_t)shift;
+  return kTfLiteOk;
+}
+
 TfLiteStatus el_conv_requant_channels(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
                                       const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
                                       TfLiteFusedActivation activation, el_conv_requant* r) {
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
   EL_ENSURE(context, aq != NULL && aq->scale != NULL);
   EL_ENSURE(context, aq->scale->size == 1 || aq->scale->size == out_ch);
-  EL_ENSURE_OK(context, el_q_channel_buffer(context, out_ch, sizeof(int32_t), &r->multipliers_capacity,
+  /* The uint8 kernels rescale every channel alike, with the legacy multiplier. */
+  const int channels = input->type == kTfLiteUInt8 ? 1 : out_ch;
+  EL_ENSURE_OK(context, el_q_channel_buffer(context, channels, sizeof(int32_t) + sizeof(int8_t), &r->capacity,
                                             (void**)&r->multipliers));
-  EL_ENSURE_OK(context,
-               el_q_channel_buffer(context, out_ch, sizeof(int32_t), &r->shifts_capacity, (void**)&r->shifts));
-  EL_ENSURE_OK(context, el_q_conv_multipliers(context, input, filter, output, out_ch, r->multipliers, r->shifts));
   if (input->type == kTfLiteUInt8) {
     double real = 0.0;
     EL_ENSURE_OK(context, el_q_legacy_conv_multiplier(context, input, filter, bias, output, &real));
-    el_q_quantize_multiplier(real, &r->legacy_multiplier, &r->legacy_shift);
+    EL_ENSURE_OK(context, store_channel(context, r, 0, real));
+  } else {
+    for (int c = 0; c < out_ch; ++c) {
+      EL_ENSURE_OK(context, store_channel(context, r, c, el_q_channel_real_multiplier(input, aq, c, output)));
+    }
   }
-  return el_q_activation_range(activation, output->type, output->params.scale, output->params.zero_point,
-                               &r->act_min, &r->act_max);
+  int32_t act_min = 0;
+  int32_t act_max = 0;
+  EL_ENSURE_OK(context, el_q_activation_range(activation, output->type, output->params.scale,
+                                              output->params.zero_point, &act_min, &act_max));
+  EL_ENSURE(context, act_min >= INT16_MIN && act_max <= INT16_MAX);
+  r->act_min = (int16_t)act_min;
+  r->act_max = (int16_t)act_max;
+  return kTfLiteOk;
 }
 
 TfLiteStatus el_conv_requant_prepare(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
@@ -42,7 +62,9 @@ TfLiteStatus el_conv_requant_prepare(TfLiteContext* context, const TfLiteTensor*
   if (aq->scale->size > 1 && !uint8_per_channel) EL_ENSURE(context, input->type != kTfLiteUInt8);
   EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 4));
   EL_ENSURE_OK(context, el_conv_requant_channels(context, input, filter, bias, output, out_ch, activation, r));
-  if (input->type == kTfLiteInt16) EL_ENSURE_OK(context, el_q_check_mbqm64_shifts(context, r->shifts, out_ch));
+  if (input->type == kTfLiteInt16) {
+    EL_ENSURE_OK(context, el_q_check_mbqm64_shifts(context, el_conv_requant_shifts(r), out_ch));
+  }
   return kTfLiteOk;
 }
 

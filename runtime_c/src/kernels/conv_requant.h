@@ -13,26 +13,29 @@
 extern "C" {
 #endif
 
-/* Per output channel multipliers and shifts (int8, int16), the single legacy multiplier of the
- * uint8 path, and the quantized activation range. Channel arrays live in persistent buffers. */
+/* Per output channel requantization (int8, int16) or the single legacy one of the uint8 path, and
+ * the quantized activation range. The channels live in one persistent block: `capacity` int32
+ * multipliers, then as many int8 shifts (el_q_quantize_multiplier's shifts lie in [-31, 31];
+ * each is range-checked as it is stored), 5 bytes a channel where TFLite keeps 8. */
 typedef struct el_conv_requant {
   int32_t* multipliers;
-  int32_t* shifts;
-  int multipliers_capacity;
-  int shifts_capacity;
-  int32_t legacy_multiplier;
-  int legacy_shift;
-  int32_t act_min;
-  int32_t act_max;
+  int capacity;
+  int16_t act_min; /* the output types' ranges (int8, uint8, int16) fit int16 */
+  int16_t act_max;
 } el_conv_requant;
+
+/* The shift of channel 0's multiplier; channel c's is at [c]. */
+static inline const int8_t* el_conv_requant_shifts(const el_conv_requant* r) {
+  return (const int8_t*)(r->multipliers + r->capacity);
+}
 
 /* The filter's scales: at least one, and when there are several, a quantized dimension below
  * `max_dim` whose size is their count. */
 TfLiteStatus el_conv_check_filter_scales(TfLiteContext* context, const TfLiteTensor* filter, int max_dim);
 
 /* Fills r for an integer (uint8, int8, int16) convolution-like op (also TRANSPOSE_CONV) with
- * out_ch output channels and one filter scale or one per channel: the channel multipliers,
- * the uint8 legacy multiplier and the activation range. */
+ * out_ch output channels and one filter scale or one per channel: the channel multipliers (int8,
+ * int16) or, for uint8, the legacy multiplier as channel 0, and the activation range. */
 TfLiteStatus el_conv_requant_channels(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
                                       const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
                                       TfLiteFusedActivation activation, el_conv_requant* r);

@@ -143,13 +143,14 @@ static void dw_int8(const geom* g, const el_dwconv_q* q, const TfLiteTensor* inp
   const int8_t* filt = filter->data.int8;
   const int32_t* bias_data = bias ? bias->data.i32 : NULL;
   int8_t* out = output->data.int8;
+  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   const int32_t in_off = -input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
   DW_FOR_EACH_OUTPUT(*g, {
     int32_t acc = 0;
     DW_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, ic, oc, in_off, 0, acc);
     if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-    acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], q->rq.shifts[oc]), out_off);
+    acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], shifts[oc]), out_off);
     out[o] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
   });
 }
@@ -160,11 +161,12 @@ static void dw_int16(const geom* g, const el_dwconv_q* q, const TfLiteTensor* in
   const int8_t* filt = filter->data.int8;
   const int64_t* bias_data = bias ? bias->data.i64 : NULL;
   int16_t* out = output->data.i16;
+  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   DW_FOR_EACH_OUTPUT(*g, {
     int64_t acc = 0;
     DW_ACCUMULATE(int64_t, int16_t, int8_t, in, filt, *g, b, oy, ox, ic, oc, 0, 0, acc);
     if (bias_data) acc = el_q_add_wrap64(acc, bias_data[oc]);
-    const int32_t v = el_q_mbqm64(acc, q->rq.multipliers[oc], q->rq.shifts[oc]);
+    const int32_t v = el_q_mbqm64(acc, q->rq.multipliers[oc], shifts[oc]);
     out[o] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
   });
 }
@@ -178,12 +180,14 @@ static void dw_uint8(const geom* g, const el_dwconv_q* q, const TfLiteTensor* in
   const int32_t in_off = -input->params.zero_point;
   const int32_t filt_off = -filter->params.zero_point;
   const int32_t out_off = output->params.zero_point;
+  const int32_t multiplier = q->rq.multipliers[0]; /* the legacy per-tensor one */
+  const int shift = el_conv_requant_shifts(&q->rq)[0];
   DW_FOR_EACH_OUTPUT(*g, {
     int32_t acc = 0;
     DW_ACCUMULATE(int32_t, uint8_t, uint8_t, in, filt, *g, b, oy, ox, ic, oc, in_off, filt_off,
                   acc);
     if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-    acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.legacy_multiplier, q->rq.legacy_shift), out_off);
+    acc = el_q_add_wrap(el_q_mbqm(acc, multiplier, shift), out_off);
     out[o] = (uint8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
   });
 }

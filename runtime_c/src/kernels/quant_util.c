@@ -191,7 +191,7 @@ bool el_q_accumulators_bounded(const TfLiteTensor* input, const TfLiteTensor* fi
   return true;
 }
 
-TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int32_t* shifts, int n) {
+TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int8_t* shifts, int n) {
   for (int c = 0; c < n; ++c) {
     if (shifts[c] > EL_Q_MBQM64_MAX_SHIFT) {
       context->ReportError(context,

@@ -167,7 +167,7 @@ bool el_q_accumulators_bounded(const TfLiteTensor* input, const TfLiteTensor* fi
 
 /* Reports an error unless every shift is one el_q_mbqm64 accepts (scale ratios of 2^14 and
  * more, which only broken files carry, would shift by a negative amount). */
-TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int32_t* shifts, int n);
+TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int8_t* shifts, int n);
 
 /* The legacy uint8 (per-tensor) requantization multiplier of conv/depthwise: the bias scale
  * must equal in_scale * filter_scale to within 2% of an output step. */

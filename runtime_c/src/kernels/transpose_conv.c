@@ -201,6 +201,7 @@ static void tconv_int8(const tgeom* g, const tconv_data* d, const TfLiteTensor* 
   const int8_t* w = weights->data.int8;
   const int32_t* bias_data = bias ? bias->data.i32 : NULL;
   int8_t* out = output->data.int8;
+  const int8_t* shifts = el_conv_requant_shifts(&d->rq);
   const int64_t in_off = -(int64_t)input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
   int64_t o = 0;
@@ -213,7 +214,7 @@ static void tconv_int8(const tgeom* g, const tconv_data* d, const TfLiteTensor* 
           /* int32 accumulation as the reference's scratch buffer holds it */
           uint32_t acc = (uint32_t)sum;
           if (bias_data) acc += (uint32_t)bias_data[oc];
-          const int32_t scaled = el_q_mbqm((int32_t)acc, d->rq.multipliers[oc], d->rq.shifts[oc]);
+          const int32_t scaled = el_q_mbqm((int32_t)acc, d->rq.multipliers[oc], shifts[oc]);
           const int32_t v = el_q_add_wrap(scaled, out_off);
           out[o++] = (int8_t)el_q_clamp(v, d->rq.act_min, d->rq.act_max);
         }
@@ -227,6 +228,7 @@ static void tconv_int16(const tgeom* g, const tconv_data* d, const TfLiteTensor*
   const int16_t* in = input->data.i16;
   const int8_t* w = weights->data.int8;
   int16_t* out = output->data.i16;
+  const int8_t* shifts = el_conv_requant_shifts(&d->rq);
   int64_t o = 0;
   for (int b = 0; b < g->batches; ++b) {
     for (int oy = 0; oy < g->out_h; ++oy) {
@@ -238,10 +240,10 @@ static void tconv_int16(const tgeom* g, const tconv_data* d, const TfLiteTensor*
           if (d->int16_acc32) {
             uint32_t acc = (uint32_t)sum;
             if (bias) acc += (uint32_t)bias->data.i32[oc];
-            v = el_q_mbqm((int32_t)acc, d->rq.multipliers[oc], d->rq.shifts[oc]);
+            v = el_q_mbqm((int32_t)acc, d->rq.multipliers[oc], shifts[oc]);
           } else {
             if (bias) sum += bias->data.i64[oc];
-            v = el_q_mbqm64(sum, d->rq.multipliers[oc], d->rq.shifts[oc]);
+            v = el_q_mbqm64(sum, d->rq.multipliers[oc], shifts[oc]);
           }
           out[o++] = (int16_t)el_q_clamp(v, d->rq.act_min, d->rq.act_max);
         }
@@ -259,6 +261,8 @@ static void tconv_uint8(const tgeom* g, const tconv_data* d, const TfLiteTensor*
   const int64_t in_off = -(int64_t)input->params.zero_point;
   const int64_t w_off = -(int64_t)weights->params.zero_point;
   const int32_t out_off = output->params.zero_point;
+  const int32_t multiplier = d->rq.multipliers[0]; /* the legacy per-tensor one */
+  const int shift = el_conv_requant_shifts(&d->rq)[0];
   int64_t o = 0;
   for (int b = 0; b < g->batches; ++b) {
     for (int oy = 0; oy < g->out_h; ++oy) {
@@ -269,7 +273,7 @@ static void tconv_uint8(const tgeom* g, const tconv_data* d, const TfLiteTensor*
           uint32_t acc = (uint32_t)sum;
           if (bias_data) acc += (uint32_t)bias_data[oc];
           const int32_t v =
-              el_q_mbqm((int32_t)acc, d->rq.legacy_multiplier, d->rq.legacy_shift) + out_off;
+              el_q_mbqm((int32_t)acc, multiplier, shift) + out_off;
           out[o++] = (uint8_t)el_q_clamp(v, d->rq.act_min, d->rq.act_max);
         }
       }

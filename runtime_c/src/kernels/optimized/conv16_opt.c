@@ -115,6 +115,7 @@ void el_conv16_pixels(const el_conv_geom* g, const el_conv16* c, const int16_t* 
   const int64_t per_batch = (int64_t)g->out_h * g->out_w;
   const int stacked = g->kdim <= kStackRow && (g->dw != 1 || g->kw * g->in_c <= kShortRun);
   int16_t row[kStackRow];
+  const int8_t* shifts = el_conv_requant_shifts(&c->rq);
   for (int64_t m = m0; m < m1; ++m) {
     const int b = (int)(m / per_batch);
     const int oy = (int)(m % per_batch / g->out_w), ox = (int)(m % g->out_w);
@@ -125,8 +126,8 @@ void el_conv16_pixels(const el_conv_geom* g, const el_conv16* c, const int16_t* 
       const int16_t* w = c->weights + (size_t)oc * (size_t)g->kdim;
       const int64_t sum = stacked ? dot(row, w, g->kdim) : window_dot(g, &win, w);
       const int64_t acc = el_q_add_wrap64(sum, c->bias[oc]);
-      const int32_t v = (c->bias32 ? el_q_mbqm((int32_t)acc, c->rq.multipliers[oc], c->rq.shifts[oc])
-                                   : el_q_mbqm64(acc, c->rq.multipliers[oc], c->rq.shifts[oc])) +
+      const int32_t v = (c->bias32 ? el_q_mbqm((int32_t)acc, c->rq.multipliers[oc], shifts[oc])
+                                   : el_q_mbqm64(acc, c->rq.multipliers[oc], shifts[oc])) +
                         c->out_zp;
       o[oc] = (int16_t)el_q_clamp(v, c->rq.act_min, c->rq.act_max);
     }
