@@ -101,3 +101,54 @@ def test_arm32_arena_is_the_x86_64_arena_minus_the_pointer_bytes(realworld_dir: 
     plain = tam.tflm_arena(graph, tam.ARM32, recording=False, compression=False)
     assert plain.head == wide.head and plain.tail < narrow.tail
     assert plain.categories == {}
+
+
+_C_TYPES = {"ptr": "void*", "size_t": "size_t", "intptr": "intptr_t", "i32": "int32_t", "enum": "small_enum",
+            "f32": "float", "f64": "double", "i64": "int64_t", "i8": "int8_t", "i16": "int16_t", "bool": "bool"}
+
+
+def _declarations(structs: dict, abi: "tam.Abi") -> str:
+    """C++ declarations of the replay's structs with static_asserts of the sizes and alignments
+    the replay computes for `abi`; a compiler for that ABI checks the arithmetic."""
+    lines = ["#include <stddef.h>", "#include <stdint.h>",
+             "typedef enum { kSmallEnumFirst = 0, kSmallEnumLast = 20 } small_enum;"]
+    done = set()
+
+    def emit(struct: "tam.Struct") -> None:
+        if struct.name in done:
+            return
+        for f in struct.fields:
+            if isinstance(f, tam.Struct):
+                emit(f)
+        members = [f"  {f.name if isinstance(f, tam.Struct) else _C_TYPES[f]} m{i};"
+                   for i, f in enumerate(struct.fields)]
+        size, align = struct.layout(abi)
+        lines.extend([f"struct {struct.name} {{", *members, "};",
+                      f"static_assert(sizeof({struct.name}) == {size}, \"{struct.name} size\");",
+                      f"static_assert(alignof({struct.name}) == {align}, \"{struct.name} align\");"])
+        done.add(struct.name)
+
+    for struct in structs.values():
+        emit(struct)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("abi_name, compiler, flags", [
+    ("x86_64", "g++", ["-m64"]),
+    ("arm32", "arm-none-eabi-g++", ["-mcpu=cortex-m4", "-mthumb", "-fno-short-enums"]),
+    ("arm32_gcc", "arm-none-eabi-g++", ["-mcpu=cortex-m4", "-mthumb"]),
+])
+@pytest.mark.parametrize("compression", [True, False])
+def test_struct_layouts_match_the_compilers(tmp_path: Path, abi_name: str, compiler: str, flags: list,
+                                            compression: bool) -> None:
+    """The replay's size/alignment arithmetic for every struct equals what g++ (x86-64) and
+    arm-none-eabi-g++ (Cortex-M4, with and without its default short enums) lay out."""
+    import shutil
+
+    if shutil.which(compiler) is None:
+        pytest.skip(f"{compiler} is not installed (Debian: g++, g++-arm-none-eabi)")
+    source = tmp_path / "layouts.cc"
+    source.write_text(_declarations(tam.struct_table(compression), tam.ABIS[abi_name]))
+    proc = subprocess.run([compiler, *flags, "-std=c++17", "-fsyntax-only", str(source)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
