@@ -159,6 +159,8 @@ def struct_table(compression: bool) -> Dict[str, Struct]:
         "TfLiteSubParams": _s("TfLiteSubParams", "enum", "bool"),
         "TfLiteLeakyReluParams": _s("TfLiteLeakyReluParams", "f32"),
         "TfLiteStridedSliceParams": _s("TfLiteStridedSliceParams", *["i32"] * 5, "bool"),
+        # padding, stride_width, stride_height, activation, quantized_bias_type
+        "TfLiteTransposeConvParams": _s("TfLiteTransposeConvParams", "enum", "i32", "i32", "enum", "enum"),
         # kernels' per-node data
         "OpDataConv": _s("OpDataConv", padding, "i32", "i32", "i32", "i32", "i32", "ptr", "ptr",
                          "i32", "i32", "i32", *comp),  # kernels/conv.h (also depthwise)
@@ -180,6 +182,12 @@ def struct_table(compression: bool) -> Dict[str, Struct]:
         # kernels/strided_slice.cc: StridedSliceParams (kernels/internal/types.h)
         "StridedSliceParams": _s("StridedSliceParams", "i8", *["i32"] * 5, "i8", *["i32"] * 5, "i8",
                                  *["i32"] * 5, *["i16"] * 5, "bool"),
+        # kernels/transpose_conv.h: ConvParams (kernels/internal/types.h: PaddingType is an enum
+        # class on uint8_t, PaddingValues and the strides int16_t), two buffer indices, two pointers
+        "OpDataTransposeConv": _s("OpDataTransposeConv",
+                                  _s("ConvParams", "i8", _s("PaddingValues", *["i16"] * 4), *["i16"] * 4,
+                                     *["i32"] * 7, "f32", "f32"),
+                                  "i32", "i32", "ptr", "ptr", *comp),
         # kernels/internal/types.h
         "SoftmaxParams": _s("SoftmaxParams", "f64", *["i32"] * 6, "f32", "ptr", "ptr", "ptr", "ptr", "ptr"),
     }
@@ -325,7 +333,10 @@ OP_STRUCTS = {
     "PAD": (None, "OpDataPad"),
     "LEAKY_RELU": ("TfLiteLeakyReluParams", "LeakyReluOpData"),
     "STRIDED_SLICE": ("TfLiteStridedSliceParams", "StridedSliceParams"),
+    "TRANSPOSE_CONV": ("TfLiteTransposeConvParams", "OpDataTransposeConv"),
 }
+
+_INT8, _INT16, _INT64 = 9, 7, 4  # schema TensorType values
 
 
 def prepare_buffers(op: Op, graph: Graph) -> List[int]:
@@ -339,6 +350,26 @@ def prepare_buffers(op: Op, graph: Graph) -> List[int]:
         weights = graph.tensors[op.inputs[1]]
         if weights.channels > 1:
             return [4 * weights.shape[0]] * 2
+    if op.name == "TRANSPOSE_CONV":  # transpose_conv.cc: filter dim 0 channels
+        return [4 * graph.tensors[op.inputs[1]].shape[0]] * 2
+    return []
+
+
+def scratch_requests(op: Op, graph: Graph) -> List[int]:
+    """Bytes of each RequestScratchBufferInArena a kernel's Prepare makes (reference kernels)."""
+    if op.name == "TRANSPOSE_CONV":  # transpose_conv.cc: one accumulator per output element
+        out = graph.tensors[op.outputs[0]]
+        elements = out.nbytes() // _TYPE_SIZE[out.type]
+        data = graph.tensors[op.inputs[2]].type
+        requests = []
+        if data == _INT8:
+            requests.append(4 * elements)
+        elif data == _INT16:
+            requests.append(8 * elements)
+            bias = graph.tensors[op.inputs[3]] if len(op.inputs) > 3 and op.inputs[3] >= 0 else None
+            if bias is not None and bias.type != _INT64:  # a 16-bit bias widened to 64 bits
+                requests.append(8 * (bias.nbytes() // _TYPE_SIZE[bias.type]))
+        return requests
     return []
 
 
@@ -485,10 +516,15 @@ def tflm_arena(graph: Graph, abi: Abi = X86_64, recording: bool = True, compress
         if opdata:
             tail.alloc(opdata, lay(opdata)[0], ARENA_ALIGNMENT, cat("Persistent buffer data"))
     # PrepareSubgraphs
-    for op in graph.ops:
+    scratch = []
+    for node, op in enumerate(graph.ops):
         for nbytes in prepare_buffers(op, graph):
             tail.alloc(f"{op.name} per-channel", nbytes, ARENA_ALIGNMENT, cat("Persistent buffer data"))
-    # FinishModelAllocation: variables (no scratch buffer requests in these kernels)
+        scratch.extend((node, nbytes) for nbytes in scratch_requests(op, graph))
+    # FinishModelAllocation: scratch buffer handles, then variables
+    if scratch:
+        size, align = lay("ScratchBufferHandle")
+        tail.alloc("ScratchBufferHandle[]", size * len(scratch), align)
     for i, t in enumerate(graph.tensors):
         if t.variable:
             tail.alloc(f"variable {i}", t.nbytes(), ARENA_ALIGNMENT, cat("TfLiteTensor variable buffer data"))
@@ -504,7 +540,7 @@ def tflm_arena(graph: Graph, abi: Abi = X86_64, recording: bool = True, compress
                 tail.alloc("TfLiteAffineQuantization", *lay("TfLiteAffineQuantization"), cat(q))
                 tail.alloc("zero_point TfLiteIntArray", 4 + 4 * t.channels, 4, cat(q))
     return Arena(abi.name, "RecordingMicroAllocator" if recording else "MicroAllocator",
-                 head_bytes(graph), tail.used, tail.categories, tail.log)
+                 head_bytes(graph, scratch), tail.used, tail.categories, tail.log)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,11 +52,13 @@ def test_x86_64_replay_equals_wheel_print_allocations(realworld_dir: Path, case:
 
 
 # More real-world models whose operators the replay covers (ADD, SUB, PAD, QUANTIZE, LEAKY_RELU,
-# STRIDED_SLICE, int16 convolutions, float models), with an arena large enough for all of them.
+# STRIDED_SLICE, TRANSPOSE_CONV with its scratch buffer, int16 convolutions, float models), with an
+# arena large enough for all of them.
 MORE = ("tflm_person_detect", "tiny_vww_96_int8", "tiny_pretrainedResnet_quant", "tiny_ad01_int8",
         "tiny_str_ww_ref_model", "tiny_toycar_model_ToyCar_quant_fullint", "tflm_hello_world_float",
         "tflm_seanet_conv0", "tflm_seanet_add1", "tflm_seanet_sub0", "tflm_seanet_pad1",
-        "tflm_seanet_leaky_relu0", "tflm_seanet_strided_slice1", "tflm_seanet_quantize0")
+        "tflm_seanet_leaky_relu0", "tflm_seanet_strided_slice1", "tflm_seanet_quantize0",
+        "tflm_seanet_transpose_conv4")
 
 
 @pytest.mark.parametrize("case", MORE)
