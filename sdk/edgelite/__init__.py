@@ -287,6 +287,8 @@ from edgelite import summary, train  # noqa: F401,E402
 # ---- tf.keras: Keras layers, Sequential/functional models, compile/fit in graph mode (keras) ---------------
 from edgelite import keras  # noqa: F401,E402
 
+# ---- tf.contrib: the TF 1.x contrib names that are core API underneath (rnn cells, layers.flatten, xavier) (tf1scripts) ----
+from edgelite import contrib  # noqa: F401,E402
 # ---- tf.estimator: Estimator over a model_fn, EstimatorSpec, ModeKeys, RunConfig, inputs (tf1survey) --------
 from edgelite import estimator  # noqa: F401,E402
 from edgelite.summary.run_metadata import RunMetadata, RunOptions  # noqa: F401,E402

@@ -1,0 +1,58 @@
+"""tf.contrib constructs of TF1 scripts, as cases fn(tf, contrib) shared by the TensorFlow fixture generator and the
+edgelite test. TensorFlow 2 has no tf.contrib: the generator passes TF 1.15's definitions of these names in core
+terms (contrib.rnn re-exported tf.nn.rnn_cell and tf.nn.static_rnn; contrib.layers.flatten was tf.layers.flatten
+under a 'Flatten' name scope); the edgelite test passes edgelite.contrib.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _data(seed: int, *shape: int) -> np.ndarray:
+    return np.random.RandomState(seed).uniform(-1.0, 1.0, shape).astype(np.float32)
+
+
+def _run_with_weights(tf, fetches, feed):
+    """Run after giving every trainable variable seeded values (sorted by name), so results do not depend on RNGs."""
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for seed, v in enumerate(sorted(tf.trainable_variables(), key=lambda v: v.op.name)):
+            sess.run(v.assign(_data(100 + seed, *v.shape.as_list())))
+        return sess.run(fetches, feed)
+
+
+def contrib_static_lstm(tf, contrib):
+    """The recurrent_network.py pattern: unstack [batch, time, features], BasicLSTMCell, static_rnn, last output."""
+    x = tf.placeholder(tf.float32, [None, 3, 5])
+    steps = tf.unstack(x, 3, 1)
+    cell = contrib.rnn.BasicLSTMCell(4, forget_bias=1.0)
+    outputs, state = contrib.rnn.static_rnn(cell, steps, dtype=tf.float32)
+    vals = _run_with_weights(tf, [outputs[-1], state.c, state.h], {x: _data(1, 2, 3, 5)})
+    return {"last": vals[0], "c": vals[1], "h": vals[2], "n_outputs": len(outputs),
+            "variables": sorted(v.op.name for v in tf.trainable_variables())}
+
+
+def contrib_static_rnn_sequence_length(tf, contrib):
+    """The dynamic_rnn.py pattern: static_rnn with sequence_length (outputs past a length are zero, state frozen)."""
+    x = tf.placeholder(tf.float32, [None, 4, 2])
+    lengths = tf.placeholder(tf.int32, [None])
+    cell = contrib.rnn.MultiRNNCell([contrib.rnn.GRUCell(3), contrib.rnn.BasicRNNCell(3)])
+    outputs, state = contrib.rnn.static_rnn(cell, tf.unstack(x, 4, 1), dtype=tf.float32, sequence_length=lengths)
+    vals = _run_with_weights(tf, [tf.stack(outputs), state[0], state[1]],
+                             {x: _data(2, 3, 4, 2), lengths: [4, 1, 2]})
+    return {"outputs": vals[0], "state0": vals[1], "state1": vals[2],
+            "variables": sorted(v.op.name for v in tf.trainable_variables())}
+
+
+def contrib_flatten(tf, contrib):
+    """contrib.layers.flatten on a conv feature map with known and with unknown inner dimensions."""
+    a = tf.placeholder(tf.float32, [None, 2, 3, 4])
+    b = tf.placeholder(tf.float32, [None, None, 3])
+    fa, fb = contrib.layers.flatten(a), contrib.layers.flatten(b, scope="flat_b")
+    with tf.Session() as sess:
+        va, vb = sess.run([fa, fb], {a: _data(3, 2, 2, 3, 4), b: _data(4, 2, 5, 3)})
+    static = [[-1 if d is None else int(d) for d in t.shape.as_list()] for t in (fa, fb)]
+    return {"a": va, "b": vb, "static": static}
+
+
+CASES = [contrib_static_lstm, contrib_static_rnn_sequence_length, contrib_flatten]

@@ -1,0 +1,96 @@
+"""edgelite.contrib (tf.contrib of TF 1.x): TF-recorded results of the contrib_cases, core identities, and the
+variance-scaling initializers against the formulas of TF 1.15's tf.contrib.layers documentation."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import edgelite as tf
+
+from . import contrib_cases
+from .test_surface_fixtures import _expected
+
+FIXTURES = json.loads((Path(__file__).resolve().parent / "fixtures" / "contrib_fixtures.json").read_text())
+
+
+@pytest.mark.parametrize("case", contrib_cases.CASES, ids=lambda c: c.__name__)
+def test_matches_tensorflow(case):
+    with tf.Graph().as_default():
+        got = case(tf, tf.contrib)
+    want = FIXTURES[case.__name__]
+    assert sorted(got) == sorted(want)
+    for key, entry in want.items():
+        expected = _expected(entry)
+        if isinstance(expected, np.ndarray):
+            np.testing.assert_allclose(np.asarray(got[key]), expected, rtol=2e-5, atol=2e-5, err_msg=key)
+            assert np.asarray(got[key]).shape == expected.shape, key
+        else:
+            assert got[key] == expected, key
+
+
+def test_contrib_rnn_is_core():
+    """TF 1.15's contrib.rnn re-exported the core cells and drivers: the very same objects."""
+    for name in ("BasicLSTMCell", "BasicRNNCell", "GRUCell", "LSTMCell", "MultiRNNCell", "DropoutWrapper",
+                 "LSTMStateTuple", "RNNCell"):
+        assert getattr(tf.contrib.rnn, name) is getattr(tf.nn.rnn_cell, name)
+    assert tf.contrib.rnn.static_rnn is tf.nn.static_rnn
+    assert tf.contrib.rnn.static_bidirectional_rnn is tf.nn.static_bidirectional_rnn
+
+
+def test_contrib_regularizers_penalty():
+    """l2_regularizer(scale)(w) = scale * sum(w^2) / 2, l1 = scale * sum|w| (contrib.layers docs)."""
+    w_val = np.array([[1.0, -2.0], [3.0, 0.5]], np.float32)
+    with tf.Graph().as_default():
+        w = tf.constant(w_val)
+        l2, l1 = tf.contrib.layers.l2_regularizer(0.1)(w), tf.contrib.layers.l1_regularizer(0.5)(w)
+        with tf.Session() as sess:
+            got_l2, got_l1 = sess.run([l2, l1])
+    np.testing.assert_allclose(got_l2, 0.1 * np.sum(w_val ** 2) / 2, rtol=1e-6)
+    np.testing.assert_allclose(got_l1, 0.5 * np.sum(np.abs(w_val)), rtol=1e-6)
+
+
+def _sample(initializer, shape):
+    with tf.Graph().as_default():
+        value = initializer(shape)
+        with tf.Session() as sess:
+            return sess.run(value)
+
+
+@pytest.mark.parametrize("shape, n", [([300, 500], 400.0), ([3, 3, 40, 60], 9 * 50.0)])
+def test_xavier_uniform_limit(shape, n):
+    """xavier_initializer(): uniform in +-sqrt(3 / n), n = (fan_in + fan_out) / 2 with receptive fields counted."""
+    values = _sample(tf.contrib.layers.xavier_initializer(seed=3), shape)
+    limit = math.sqrt(3.0 / n)
+    assert values.dtype == np.float32 and list(values.shape) == shape
+    assert np.abs(values).max() <= limit and np.abs(values).max() > 0.99 * limit
+    assert abs(values.std() - limit / math.sqrt(3.0)) < 0.02 * limit
+
+
+def test_variance_scaling_truncated_normal():
+    """uniform=False draws a normal of stddev sqrt(1.3 factor / n) truncated at two stddevs (FAN_IN: n = fan_in)."""
+    values = _sample(tf.contrib.layers.variance_scaling_initializer(factor=2.0, seed=5), [400, 300])
+    stddev = math.sqrt(1.3 * 2.0 / 400.0)
+    assert np.abs(values).max() <= 2.0 * stddev
+    # a normal truncated at +-2 sigma keeps 0.8796 of its standard deviation
+    assert abs(values.std() - 0.87962566 * stddev) < 0.02 * stddev
+    xavier_normal = _sample(tf.contrib.layers.xavier_initializer(uniform=False, seed=5), [400, 300])
+    assert abs(xavier_normal.std() - 0.87962566 * math.sqrt(1.3 / 350.0)) < 0.02 * math.sqrt(1.3 / 350.0)
+
+
+def test_initializer_errors():
+    """contrib's own error types and texts for an integer dtype and an unknown mode."""
+    with pytest.raises(TypeError, match="Cannot create initializer for non-floating point type."):
+        tf.contrib.layers.xavier_initializer(dtype=tf.int32)
+    with pytest.raises(TypeError, match=r"Unknown mode FAN_SUM \[FAN_IN, FAN_OUT, FAN_AVG\]"):
+        tf.contrib.layers.variance_scaling_initializer(mode="FAN_SUM")
+
+
+def test_flatten_outputs_collections():
+    with tf.Graph().as_default():
+        out = tf.contrib.layers.flatten(tf.zeros([2, 3, 4]), outputs_collections="outs")
+        assert tf.get_collection("outs") == [out]
+        assert out.name.startswith("Flatten/")
