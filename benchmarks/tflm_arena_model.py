@@ -15,17 +15,17 @@ Sources of the facts (tensorflow/tflite-micro, the wheel is 0.dev20261023182759-
                      arena_allocator/single_arena_buffer_allocator.cc (AllocatePersistentBuffer
                      aligns the tail down; GetPersistentUsedBytes = buffer end - tail)
   head               micro_allocation_info.cc (lifetimes), memory_planner/greedy_memory_planner.cc
-  structs            see `STRUCTS` below, each with its header
+  structs            `struct_table()` below, each with its header
 
-Run: python benchmarks/tflm_arena_model.py [models...] [--check] [--json]
+Run: python benchmarks/tflm_arena_model.py [models...] [--check [--arena-size N]] [--log] [--json]
   (default: hello_world int8, micro_speech and MLPerf Tiny KWS from ../shared/realworld;
-  --check also runs the tflite-micro wheel and compares every printed figure)
+  --check also runs the tflite-micro wheel and compares every printed figure, --log lists the
+  ARM tail allocations one by one)
 """
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -194,8 +194,7 @@ def struct_table(compression: bool) -> Dict[str, Struct]:
 
 
 # TfLiteTypeGetSize for the tensor types of TFLite's schema (index = schema TensorType).
-_TYPE_SIZE = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 8: 8, 9: 1, 10: 8, 11: 16, 12: 8, 13: 8,
-              15: 4, 16: 2}
+_TYPE_SIZE = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 8: 8, 9: 1, 10: 8, 11: 16, 12: 8, 15: 4, 16: 2}
 
 
 def _load_schema():
@@ -218,14 +217,16 @@ class Op:
 
 @dataclass
 class TensorInfo:
+    """What the allocator reads of one tensor."""
+
     shape: List[int]
     type: int
-    constant: bool
+    constant: bool  # its buffer holds data, so it is not planned
     variable: bool
-    channels: int  # number of quantization scales (0: not quantized)
-    zero_points: int
+    channels: int  # quantization scales, 0 when TFLM gives it no affine quantization
 
     def nbytes(self) -> int:
+        """TfLiteEvalTensorByteLength: elements times TfLiteTypeGetSize."""
         n = 1
         for d in self.shape:
             n *= int(d)
@@ -234,6 +235,8 @@ class TensorInfo:
 
 @dataclass
 class Graph:
+    """Subgraph 0 of a model: tensors, operators in execution order, inputs and outputs."""
+
     tensors: List[TensorInfo]
     ops: List[Op]
     inputs: List[int]
@@ -259,7 +262,7 @@ def read_graph(path: Path) -> Graph:
         zps = 0 if q is None or q.zeroPoint is None else len(q.zeroPoint)
         tensors.append(TensorInfo(shape=[] if t.shape is None else [int(d) for d in t.shape], type=t.type,
                                   constant=buf is not None and len(buf) > 0, variable=bool(t.isVariable),
-                                  channels=scales if zps else 0, zero_points=zps))
+                                  channels=scales if zps else 0))
     ops = []
     for o in sub.operators or []:
         code = model.operatorCodes[o.opcodeIndex]
@@ -277,6 +280,8 @@ def read_graph(path: Path) -> Graph:
 
 @dataclass
 class Category:
+    """One of RecordingMicroAllocator's recorded allocation types."""
+
     requested: int = 0
     used: int = 0
     count: int = 0
@@ -347,9 +352,9 @@ def prepare_buffers(op: Op, graph: Graph) -> List[int]:
     if op.name == "DEPTHWISE_CONV_2D":  # depthwise_conv_common.cc: filter dim 3 channels, always
         return [4 * graph.tensors[op.inputs[1]].shape[3]] * 2
     if op.name == "FULLY_CONNECTED":  # fully_connected_common.cc: only for per-channel filters
-        weights = graph.tensors[op.inputs[1]]
-        if weights.channels > 1:
-            return [4 * weights.shape[0]] * 2
+        channels = graph.tensors[op.inputs[1]].channels
+        if channels > 1:
+            return [4 * channels] * 2
     if op.name == "TRANSPOSE_CONV":  # transpose_conv.cc: filter dim 0 channels
         return [4 * graph.tensors[op.inputs[1]].shape[0]] * 2
     return []
