@@ -1,4 +1,5 @@
-"""tf.keras.metrics: per-sample metric functions (the accuracies and the loss functions) and get()."""
+"""tf.keras.metrics: per-sample metric functions (the accuracies and the loss functions), the stateful metric
+classes (Mean, Accuracy, Precision, AUC, ...) and get()."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -14,6 +15,14 @@ from .losses import (  # noqa: F401
     mean_squared_logarithmic_error, mse, msle, poisson, sparse_categorical_crossentropy, squared_hinge,
 )
 from ._lookup import by_name
+from .metric_objects import (  # noqa: F401
+    Accuracy, BinaryAccuracy, CategoricalAccuracy, Mean, MeanAbsoluteError, MeanMetricWrapper, MeanSquaredError,
+    Metric, RootMeanSquaredError, SparseCategoricalAccuracy, SparseTopKCategoricalAccuracy, Sum,
+    TopKCategoricalAccuracy,
+)
+from .metric_thresholds import (  # noqa: F401
+    AUC, FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives,
+)
 
 
 def _floatx(x: Any) -> Any:
@@ -69,7 +78,7 @@ _BY_NAME.update(mse=mse, mae=mae, mape=mape, msle=msle, kld=kld, MSE=mse, MAE=ma
 
 
 def get(identifier: Any) -> Callable:
-    """A metric function from its name or a callable."""
+    """A metric function from its name, a Metric object or a callable."""
     if isinstance(identifier, str):
         return by_name(_BY_NAME, identifier, "metric function")
     if callable(identifier):

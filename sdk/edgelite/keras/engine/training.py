@@ -103,11 +103,18 @@ class TrainingMixin(StepLoopMixin):
         if len(names) > 1:
             self.metrics_names += [n + "_loss" for n in names]
             metric_tensors += output_losses
+        # Metric objects report their own running value; the other metrics are averaged over batches here
+        self._metric_objects, self._stateful_outputs = [], []
         for output, target, name, fn, wanted in zip(self.outputs, self.targets, names, loss_fns, metric_lists):
             for metric in wanted:
                 metric_fn, metric_name = self._metric_for(metric, fn, output)
                 with ops.name_scope("metrics"), ops.name_scope(metric_name):
-                    metric_tensors.append(math_ops.reduce_mean(metric_fn(target, output)))
+                    if isinstance(metric_fn, metrics_mod.Metric):
+                        metric_tensors.append(metric_fn(target, output))
+                        self._metric_objects.append(metric_fn)
+                    else:
+                        metric_tensors.append(math_ops.reduce_mean(metric_fn(target, output)))
+                self._stateful_outputs.append(isinstance(metric_fn, metrics_mod.Metric))
                 self.metrics_names.append(metric_name if len(names) == 1 else f"{name}_{metric_name}")
         self._metric_tensors = metric_tensors
 
@@ -121,6 +128,8 @@ class TrainingMixin(StepLoopMixin):
             if loss_name == "sparse_categorical_crossentropy":
                 return metrics_mod.sparse_categorical_accuracy, "acc"
             return metrics_mod.categorical_accuracy, "acc"
+        if isinstance(metric, metrics_mod.Metric):
+            return metric, metric.name
         fn = metrics_mod.get(metric)
         return fn, _loss_name(fn)
 
@@ -221,8 +230,10 @@ class TrainingMixin(StepLoopMixin):
     def _run_batches(self, fn: Any, arrays: List[np.ndarray], n: int, batch_size: int,
                      index: Optional[np.ndarray] = None, extra: Sequence[Any] = (),
                      on_batch: Any = None) -> List[float]:
-        """Runs fn per batch; returns the batch-size-weighted means of its outputs."""
+        """Runs fn per batch; returns the batch-size-weighted means of its outputs (for metric objects, their
+        running value after the last batch)."""
         totals: Optional[np.ndarray] = None
+        running: List[float] = []
         self.reset_metrics()
         for b, start in enumerate(range(0, n, batch_size)):
             ids = index[start:start + batch_size] if index is not None else slice(start, start + batch_size)
@@ -232,15 +243,18 @@ class TrainingMixin(StepLoopMixin):
             size = len(feed[0])
             outs = np.asarray(fn(feed), dtype=np.float64)
             totals = outs * size if totals is None else totals + outs * size
+            running = self._accumulate(outs, size)
             if on_batch is not None:
-                logs = dict(zip(self.metrics_names, self._accumulate(outs, size)), batch=b, size=size)
-                on_batch.on_batch_end(b, logs)
-            else:
-                self._accumulate(outs, size)
-                if self.stop_training:
-                    n = min(n, start + size)
-                    break
-        return [float(t) / n for t in totals] if totals is not None else []
+                on_batch.on_batch_end(b, dict(zip(self.metrics_names, running), batch=b, size=size))
+            elif self.stop_training:
+                n = min(n, start + size)
+                break
+        if totals is None:
+            return []
+        results = [float(t) / n for t in totals]
+        stateful = getattr(self, "_stateful_outputs", [])
+        first = len(results) - len(stateful)
+        return [running[i] if i >= first and stateful[i - first] else r for i, r in enumerate(results)]
 
     def fit(self, x: Any = None, y: Any = None, batch_size: Optional[int] = None, epochs: int = 1,
             verbose: int = 1, callbacks: Optional[List[cbks.Callback]] = None, validation_split: float = 0.0,
@@ -358,9 +372,11 @@ class TrainingMixin(StepLoopMixin):
         return self._batch_result(outs, len(xs[0]), reset_metrics)
 
     def reset_metrics(self) -> None:
-        """Clears the running means of the metrics."""
+        """Clears the running means of the metrics and the state of the metric objects."""
         self._metric_sums: Optional[np.ndarray] = None
         self._metric_count = 0
+        for metric in getattr(self, "_metric_objects", ()):
+            metric.reset_states()
 
     def _accumulate(self, outs: Any, size: int) -> List[float]:
         """The outputs with each metric replaced by its running mean over the batches since the last reset."""
@@ -371,7 +387,10 @@ class TrainingMixin(StepLoopMixin):
             self._metric_sums, self._metric_count = np.zeros(len(outs) - first), 0
         self._metric_sums = self._metric_sums + outs[first:] * size
         self._metric_count += size
-        return [float(o) for o in outs[:first]] + [float(v) for v in self._metric_sums / self._metric_count]
+        means = self._metric_sums / self._metric_count
+        stateful = getattr(self, "_stateful_outputs", [])
+        return [float(o) for o in outs[:first]] + [float(outs[first + i]) if i < len(stateful) and stateful[i]
+                                                   else float(m) for i, m in enumerate(means)]
 
     def _batch_result(self, outs: Any, size: int, reset: bool) -> Any:
         values = [np.float32(v) for v in self._accumulate(outs, size)]
