@@ -55,4 +55,44 @@ def contrib_flatten(tf, contrib):
     return {"a": va, "b": vb, "static": static}
 
 
-CASES = [contrib_static_lstm, contrib_static_rnn_sequence_length, contrib_flatten]
+def contrib_sequence_loss(tf, contrib):
+    """seq2seq.sequence_loss with zero weights (padding) under each averaging / summing combination, and the
+    gradient of the default (scalar) loss."""
+    logits = tf.constant(_data(5, 2, 3, 4) * 3.0)
+    targets = tf.constant([[0, 3, 1], [2, 2, 0]])
+    weights = tf.constant([[1.0, 1.0, 0.0], [1.0, 0.5, 0.0]])
+    loss = contrib.seq2seq.sequence_loss
+    variants = {
+        "default": loss(logits, targets, weights),
+        "per_time": loss(logits, targets, weights, average_across_timesteps=False),
+        "per_batch": loss(logits, targets, weights, average_across_batch=False),
+        "none": loss(logits, targets, weights, average_across_timesteps=False, average_across_batch=False),
+        "sum_both": loss(logits, targets, weights, average_across_timesteps=False, average_across_batch=False,
+                         sum_over_timesteps=True, sum_over_batch=True),
+        "sum_time": loss(logits, targets, weights, average_across_timesteps=False, average_across_batch=False,
+                         sum_over_timesteps=True),
+        "avg_time_sum_batch": loss(logits, targets, weights, average_across_batch=False, sum_over_batch=True),
+    }
+    variants["grad"] = tf.gradients(variants["default"], logits)[0]
+    with tf.Session() as sess:
+        return sess.run(variants)
+
+
+def contrib_fully_connected(tf, contrib):
+    """layers.fully_connected: relu by default, 'weights'/'biases' in fully_connected, fully_connected_1 ...;
+    rank-3 inputs contract the last axis; activation_fn=None and a named scope; regularization losses."""
+    x = tf.placeholder(tf.float32, [None, 3])
+    seq = tf.placeholder(tf.float32, [2, 2, 3])
+    h = contrib.layers.fully_connected(x, 4)
+    out = contrib.layers.fully_connected(h, 2, activation_fn=None, scope="logits",
+                                         weights_regularizer=lambda w: tf.reduce_sum(w * w))
+    per_step = contrib.layers.fully_connected(seq, 5)
+    vals = _run_with_weights(tf, [h, out, per_step, tf.add_n(tf.losses.get_regularization_losses())],
+                             {x: _data(6, 4, 3), seq: _data(7, 2, 2, 3)})
+    return {"h": vals[0], "out": vals[1], "per_step": vals[2], "reg": vals[3],
+            "static": [[-1 if d is None else int(d) for d in t.shape.as_list()] for t in (h, out, per_step)],
+            "variables": sorted(v.op.name for v in tf.trainable_variables())}
+
+
+CASES = [contrib_static_lstm, contrib_static_rnn_sequence_length, contrib_flatten, contrib_sequence_loss,
+         contrib_fully_connected]

@@ -94,3 +94,59 @@ def test_flatten_outputs_collections():
         out = tf.contrib.layers.flatten(tf.zeros([2, 3, 4]), outputs_collections="outs")
         assert tf.get_collection("outs") == [out]
         assert out.name.startswith("Flatten/")
+
+
+def test_arg_scope_defaults_nesting_and_reuse():
+    """arg_scope supplies keyword defaults to decorated functions; explicit arguments win; inner scopes add to
+    outer ones; the yielded dict re-enters a scope; undecorated functions are refused."""
+    fc, framework = tf.contrib.layers.fully_connected, tf.contrib.framework
+    with tf.Graph().as_default():
+        x = tf.zeros([2, 3])
+        with framework.arg_scope([fc], activation_fn=None, scope="a") as outer:
+            assert framework.arg_scoped_arguments(fc) == ["activation_fn", "scope"]
+            first = fc(x, 4)
+            with framework.arg_scope([fc], scope="b"):
+                inner = fc(x, 4)
+            explicit = fc(x, 4, scope="c", activation_fn=tf.nn.relu)
+        with framework.arg_scope(outer):
+            reused = fc(x, 4, reuse=True)
+        plain = fc(x, 4)
+    assert first.op.type == "AddV2" and first.name.startswith("a/")
+    assert inner.op.type == "AddV2" and inner.name.startswith("b/")
+    assert explicit.op.type == "Relu" and explicit.name.startswith("c/")
+    assert reused.name.startswith("a_1/") and plain.op.type == "Relu"
+    assert framework.has_arg_scope(fc) and not framework.has_arg_scope(tf.layers.dense)
+    with pytest.raises(ValueError, match="is not decorated with @add_arg_scope"):
+        with framework.arg_scope([tf.layers.dense], units=3):
+            pass
+    with pytest.raises(TypeError, match="list_ops_or_scope must either be a list/tuple or reused scope"):
+        with framework.arg_scope(fc, units=3):
+            pass
+
+
+def test_sequence_loss_argument_errors():
+    logits, targets, weights = tf.zeros([2, 3, 4]), tf.zeros([2, 3], tf.int32), tf.ones([2, 3])
+    loss = tf.contrib.seq2seq.sequence_loss
+    with pytest.raises(ValueError, match=r"Logits must be a \[batch_size x sequence_length x logits\] tensor"):
+        loss(tf.zeros([6, 4]), targets, weights)
+    with pytest.raises(ValueError, match=r"Targets must be a \[batch_size x sequence_length\] tensor"):
+        loss(logits, tf.zeros([6], tf.int32), weights)
+    with pytest.raises(ValueError, match="average_across_timesteps and sum_over_timesteps cannot be set"):
+        loss(logits, targets, weights, sum_over_timesteps=True)
+
+
+def test_fully_connected_errors_and_dropout():
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="num_outputs type should be one of"):
+            tf.contrib.layers.fully_connected(tf.zeros([2, 3]), 4.0)
+        with pytest.raises(ValueError, match="The last dimension of the inputs to `Dense` should be defined"):
+            tf.contrib.layers.fully_connected(tf.placeholder(tf.float32, [2, None]), 4)
+        x_val = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+        x = tf.constant(x_val)
+        kept = tf.contrib.layers.dropout(x, 0.5, is_training=False)
+        dropped = tf.contrib.layers.dropout(x, 0.5, is_training=True, seed=1)
+        with tf.Session() as sess:
+            got_kept, got_dropped = sess.run([kept, dropped])
+    np.testing.assert_array_equal(got_kept, x_val)
+    # kept elements are scaled by 1 / keep_prob
+    assert set(np.round(got_dropped[got_dropped != 0] / x_val[got_dropped != 0], 5)) <= {2.0}
