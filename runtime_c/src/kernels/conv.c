@@ -49,11 +49,15 @@ TfLiteStatus el_conv_prepare_output(TfLiteContext* ctx, TfLiteNode* node, el_con
                                     const TfLiteTensor* filter, const TfLiteTensor* bias,
                                     TfLiteTensor* output, int out_c, const char* op_name,
                                     el_conv_quant_prepare_fn prepare_quant) {
-  d->padding = el_compute_padding_hw(w->stride_h, w->stride_w, w->dilation_h, w->dilation_w,
-                                     el_dim(input, 1), el_dim(input, 2), el_dim(filter, 1),
-                                     el_dim(filter, 2), w->padding, &d->out_h, &d->out_w);
-  EL_ENSURE(ctx, d->out_h >= 0 && d->out_w >= 0);
-  const int out_dims[4] = {el_dim(input, 0), d->out_h, d->out_w, out_c};
+  int out_h = 0;
+  int out_w = 0;
+  const TfLitePaddingValues padding =
+      el_compute_padding_hw(w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, el_dim(input, 1),
+                            el_dim(input, 2), el_dim(filter, 1), el_dim(filter, 2), w->padding, &out_h, &out_w);
+  d->pad_h = padding.height;
+  d->pad_w = padding.width;
+  EL_ENSURE(ctx, out_h >= 0 && out_w >= 0);
+  const int out_dims[4] = {el_dim(input, 0), out_h, out_w, out_c};
   EL_ENSURE_OK(ctx, el_resize(ctx, output, 4, out_dims));
 
   if (input->type == kTfLiteFloat32 && filter->type == kTfLiteFloat32) {
@@ -66,7 +70,7 @@ TfLiteStatus el_conv_prepare_output(TfLiteContext* ctx, TfLiteNode* node, el_con
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return prepare_quant(ctx, node, &d->quant);
+      return prepare_quant(ctx, node, d);
     default:
       return el_unsupported_type(ctx, op_name, input->type);
   }
@@ -79,6 +83,7 @@ static void conv_f32(const TfLiteConvParams* params, const el_conv_data* d,
   const int in_c = el_dim(input, 3);
   const int out_c = el_dim(filter, 0), f_h = el_dim(filter, 1), f_w = el_dim(filter, 2);
   const int f_c = el_dim(filter, 3);
+  const int out_h = el_dim(output, 1), out_w = el_dim(output, 2);
   const int per_group = out_c / d->groups;
   const int64_t filter_stride = (int64_t)f_h * f_w * f_c; /* floats per output channel */
   const int sh = params->stride_height, sw = params->stride_width;
@@ -90,11 +95,11 @@ static void conv_f32(const TfLiteConvParams* params, const el_conv_data* d,
   float* out = output->data.f;
 
   for (int b = 0; b < batches; ++b) {
-    for (int oy = 0; oy < d->out_h; ++oy) {
-      const int iy0 = oy * sh - d->padding.height;
-      for (int ox = 0; ox < d->out_w; ++ox) {
-        const int ix0 = ox * sw - d->padding.width;
-        float* o = out + (((int64_t)b * d->out_h + oy) * d->out_w + ox) * out_c;
+    for (int oy = 0; oy < out_h; ++oy) {
+      const int iy0 = oy * sh - d->pad_h;
+      for (int ox = 0; ox < out_w; ++ox) {
+        const int ix0 = ox * sw - d->pad_w;
+        float* o = out + (((int64_t)b * out_h + oy) * out_w + ox) * out_c;
         /* Four output channels of a group at a time: independent accumulators, each summed in
          * the same order as a one-channel loop, so the blocking changes no result. */
         for (int oc = 0; oc < out_c;) {
@@ -152,7 +157,7 @@ static TfLiteStatus conv_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return el_conv_invoke_quant(ctx, node, d->quant);
+      return el_conv_invoke_quant(ctx, node, d);
     default:
       return el_unsupported_type(ctx, "CONV_2D", input->type);
   }

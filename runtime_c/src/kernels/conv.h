@@ -6,11 +6,12 @@
 #include "kernels/kernel_util.h"
 
 typedef struct el_conv_data {
-  TfLitePaddingValues padding;
-  int out_h, out_w;
-  int groups;           /* CONV_2D: input channels / filter input channels */
-  int depth_multiplier; /* DEPTHWISE_CONV_2D: output channels / input channels */
-  void* quant;          /* state of a quantized path, owned by that path (see README.md) */
+  int pad_h, pad_w; /* rows above and columns left of the image (TFLite's padding.height, .width) */
+  union {
+    int groups;           /* CONV_2D: input channels / filter input channels */
+    int depth_multiplier; /* DEPTHWISE_CONV_2D: output channels / input channels */
+  };
+  void* quant; /* state of a quantized path, owned by that path (see README.md) */
 } el_conv_data;
 
 /* Window geometry shared by CONV_2D and DEPTHWISE_CONV_2D. */
@@ -23,7 +24,8 @@ typedef struct el_conv_window {
 /* init of both kernels: a zeroed el_conv_data. */
 void* el_conv_init(TfLiteContext* ctx, const char* buf, size_t len);
 
-typedef TfLiteStatus (*el_conv_quant_prepare_fn)(TfLiteContext* ctx, TfLiteNode* node, void** quant);
+/* A quantized path's prepare: d holds the window and the output is resized when it runs. */
+typedef TfLiteStatus (*el_conv_quant_prepare_fn)(TfLiteContext* ctx, TfLiteNode* node, el_conv_data* d);
 
 /* The tail both prepares share: output size and padding from the window, the output resized to
  * NHWC with `out_c` channels, then float type checks or the quantized path's prepare. */

@@ -19,13 +19,13 @@ typedef struct el_conv_geom {
  * kernel that uses them to fill in. */
 static inline el_conv_geom el_conv_geom_read(const TfLiteTensor* input, const TfLiteTensor* filter,
                                              const TfLiteTensor* output, int stride_h, int stride_w,
-                                             int dil_h, int dil_w, TfLitePaddingValues pad) {
+                                             int dil_h, int dil_w, int pad_h, int pad_w) {
   const int* in = input->dims->data;
   const int* f = filter->dims->data;
   const int* out = output->dims->data;
   const el_conv_geom g = {in[0],    in[1],    in[2], in[3], f[1],       f[2],      f[3],
                           out[1],   out[2],   out[3], stride_h, stride_w, dil_h, dil_w,
-                          pad.height, pad.width, 0, 0};
+                          pad_h,    pad_w,    0, 0};
   return g;
 }
 

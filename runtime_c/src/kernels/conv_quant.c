@@ -9,12 +9,12 @@
 #include "kernels/kernel_util.h"
 #include "kernels/quant_util.h"
 
+/* The integer paths keep only `rq`; the fields after it exist for the hybrid path alone and are
+ * allocated only for it. The window is el_conv_data's. */
 typedef struct el_conv_q {
-  TfLitePaddingValues padding;
   el_conv_requant rq;
   float act_min_f;
   float act_max_f;
-  bool hybrid;
   bool hybrid_per_channel;
   el_hybrid_scratch scratch; /* arena scratch buffers of the hybrid path */
 } el_conv_q;
@@ -33,7 +33,6 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* context, const TfLiteTensor* i
                                    const TfLiteTensor* filter, int groups, el_conv_q* q) {
   EL_ENSURE_OK(context, el_conv_check_filter_scales(context, filter, 4));
   const TfLiteAffineQuantization* aq = el_q_affine(filter);
-  q->hybrid = true;
   q->hybrid_per_channel = groups != 1;
   for (int i = 1; i < aq->scale->size; ++i) {
     if (aq->scale->data[i] != aq->scale->data[0]) q->hybrid_per_channel = true;
@@ -41,31 +40,19 @@ static TfLiteStatus prepare_hybrid(TfLiteContext* context, const TfLiteTensor* i
   return el_hybrid_scratch_request(context, el_num_elements(input), input->dims->data[0], &q->scratch);
 }
 
-TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state) {
-  el_conv_q* q = (el_conv_q*)el_q_state(context, state, sizeof(el_conv_q));
-  EL_ENSURE(context, q != NULL);
+/* CONV_2D's prepare (conv.c) has checked the shapes and the window, and resized the output. */
+TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_conv_data* d) {
   const TfLiteConvParams* params = (const TfLiteConvParams*)node->builtin_data;
-  EL_ENSURE(context, params != NULL);
   const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
-
-  EL_ENSURE_EQ(context, el_ndims(input), 4);
-  EL_ENSURE_EQ(context, el_ndims(filter), 4);
-  const int in_ch = input->dims->data[3];
-  const int filter_in_ch = filter->dims->data[3];
-  const int out_ch = filter->dims->data[0];
-  EL_ENSURE(context, filter_in_ch > 0);
-  EL_ENSURE_EQ(context, in_ch % filter_in_ch, 0);
-  const int groups = in_ch / filter_in_ch;
-  EL_ENSURE(context, out_ch > 0 && out_ch % groups == 0);
-  EL_ENSURE(context, params->stride_height > 0 && params->stride_width > 0);
-  EL_ENSURE(context, params->dilation_height_factor > 0 && params->dilation_width_factor > 0);
-
   const TfLiteType type = input->type;
+  el_conv_q* q = (el_conv_q*)el_q_state(context, &d->quant,
+                                        type == kTfLiteFloat32 ? sizeof(el_conv_q) : sizeof(el_conv_requant));
+  EL_ENSURE(context, q != NULL);
+  const int out_ch = filter->dims->data[0];
+  EL_ENSURE(context, out_ch > 0);
   EL_ENSURE_TYPES_EQ(context, output->type, type);
-  q->hybrid = false;
-  q->hybrid_per_channel = false;
   if (type == kTfLiteFloat32) {
     EL_ENSURE_TYPES_EQ(context, filter->type, kTfLiteInt8);
   } else if (type == kTfLiteUInt8) {
@@ -91,32 +78,20 @@ TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
     EL_ENSURE_EQ(context, input->params.zero_point, 0);
     EL_ENSURE_EQ(context, output->params.zero_point, 0);
   }
-
-  int out_h = 0;
-  int out_w = 0;
-  q->padding = el_compute_padding_hw(params->stride_height, params->stride_width,
-                                     params->dilation_height_factor, params->dilation_width_factor,
-                                     input->dims->data[1], input->dims->data[2],
-                                     filter->dims->data[1], filter->dims->data[2],
-                                     params->padding, &out_h, &out_w);
-
   if (type == kTfLiteFloat32) {
-    EL_ENSURE_OK(context, prepare_hybrid(context, input, filter, groups, q));
+    EL_ENSURE_OK(context, prepare_hybrid(context, input, filter, d->groups, q));
     el_activation_range_f32(params->activation, &q->act_min_f, &q->act_max_f);
-  } else {
-    EL_ENSURE_OK(context, el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation,
-                                                  true, &q->rq));
+    return kTfLiteOk;
   }
-  const int out_dims[4] = {input->dims->data[0], out_h, out_w, out_ch};
-  return el_resize(context, output, 4, out_dims);
+  return el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation, true, &q->rq);
 }
 
 typedef el_conv_geom geom;
 
-static geom read_geom(const TfLiteConvParams* params, const el_conv_q* q, const TfLiteTensor* input,
+static geom read_geom(const TfLiteConvParams* params, const el_conv_data* d, const TfLiteTensor* input,
                       const TfLiteTensor* filter, const TfLiteTensor* output) {
   geom g = el_conv_geom_read(input, filter, output, params->stride_height, params->stride_width,
-                             params->dilation_height_factor, params->dilation_width_factor, q->padding);
+                             params->dilation_height_factor, params->dilation_width_factor, d->pad_h, d->pad_w);
   g.per_group = g.out_ch / (g.in_ch / g.f_in_ch);
   return g;
 }
@@ -283,14 +258,14 @@ static TfLiteStatus conv_hybrid(TfLiteContext* context, const geom* g, const el_
   return kTfLiteOk;
 }
 
-TfLiteStatus el_conv_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state) {
-  const el_conv_q* q = (const el_conv_q*)state;
+TfLiteStatus el_conv_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_conv_data* d) {
+  const el_conv_q* q = (const el_conv_q*)d->quant;
   EL_ENSURE(context, q != NULL);
   const TfLiteConvParams* params = (const TfLiteConvParams*)node->builtin_data;
   const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
-  const geom g = read_geom(params, q, input, filter, output);
+  const geom g = read_geom(params, d, input, filter, output);
   switch (input->type) {
     case kTfLiteInt8:
       conv_int8(&g, q, input, filter, bias, output);

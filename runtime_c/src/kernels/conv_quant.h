@@ -5,15 +5,16 @@
 #define EDGELITE_KERNELS_CONV_QUANT_H_
 
 #include "edgelite/common.h"
+#include "kernels/conv.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Prepare and invoke of the quantized/hybrid paths; `state` is the op's quantized-state slot
- * (filled from persistent memory on first prepare). */
-TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state);
-TfLiteStatus el_conv_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state);
+/* Prepare and invoke of the quantized/hybrid paths; their state hangs off d->quant (filled from
+ * persistent memory on first prepare). */
+TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_conv_data* d);
+TfLiteStatus el_conv_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_conv_data* d);
 
 #ifdef __cplusplus
 }

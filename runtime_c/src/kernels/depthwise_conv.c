@@ -42,6 +42,7 @@ static void dw_f32(const TfLiteDepthwiseConvParams* params, const el_conv_data* 
   const int in_c = el_dim(input, 3);
   const int f_h = el_dim(filter, 1), f_w = el_dim(filter, 2), out_c = el_dim(filter, 3);
   const int m = d->depth_multiplier;
+  const int out_h = el_dim(output, 1), out_w = el_dim(output, 2);
   const int sh = params->stride_height, sw = params->stride_width;
   const int dh = params->dilation_height_factor, dw = params->dilation_width_factor;
   float lo, hi;
@@ -51,12 +52,12 @@ static void dw_f32(const TfLiteDepthwiseConvParams* params, const el_conv_data* 
   float* out = output->data.f;
 
   for (int b = 0; b < batches; ++b) {
-    for (int oy = 0; oy < d->out_h; ++oy) {
-      const int iy0 = oy * sh - d->padding.height;
-      for (int ox = 0; ox < d->out_w; ++ox) {
-        const int ix0 = ox * sw - d->padding.width;
+    for (int oy = 0; oy < out_h; ++oy) {
+      const int iy0 = oy * sh - d->pad_h;
+      for (int ox = 0; ox < out_w; ++ox) {
+        const int ix0 = ox * sw - d->pad_w;
         /* Accumulate straight into the output pixel: every tap adds to all its channels. */
-        float* o = out + (((int64_t)b * d->out_h + oy) * d->out_w + ox) * out_c;
+        float* o = out + (((int64_t)b * out_h + oy) * out_w + ox) * out_c;
         for (int oc = 0; oc < out_c; ++oc) o[oc] = 0.0f;
         for (int fy = 0; fy < f_h; ++fy) {
           const int iy = iy0 + fy * dh;
@@ -99,7 +100,7 @@ static TfLiteStatus dw_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return el_dw_invoke_quant(ctx, node, d->quant);
+      return el_dw_invoke_quant(ctx, node, d);
     default:
       return el_unsupported_type(ctx, "DEPTHWISE_CONV_2D", input->type);
   }

@@ -9,34 +9,30 @@
 #include "kernels/kernel_util.h"
 #include "kernels/quant_util.h"
 
+/* The integer paths keep only `rq`; the fields after it exist for the hybrid path alone and are
+ * allocated only for it. The window and depth multiplier are el_conv_data's. */
 typedef struct el_dwconv_q {
-  TfLitePaddingValues padding;
-  int depth_multiplier;
   el_conv_requant rq;
   float act_min_f;
   float act_max_f;
-  bool hybrid;
   el_hybrid_scratch scratch;
 } el_dwconv_q;
 
-TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state) {
-  el_dwconv_q* q = (el_dwconv_q*)el_q_state(context, state, sizeof(el_dwconv_q));
-  EL_ENSURE(context, q != NULL);
+/* DEPTHWISE_CONV_2D's prepare (depthwise_conv.c) has checked the shapes, the window and the bias
+ * shape, and resized the output. */
+TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_conv_data* d) {
   const TfLiteDepthwiseConvParams* params = (const TfLiteDepthwiseConvParams*)node->builtin_data;
-  EL_ENSURE(context, params != NULL);
   const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
-
-  EL_ENSURE_EQ(context, el_ndims(input), 4);
-  EL_ENSURE_EQ(context, el_ndims(filter), 4);
-  EL_ENSURE(context, params->dilation_height_factor > 0 && params->dilation_width_factor > 0);
-  EL_ENSURE(context, params->stride_width > 0 && params->stride_width <= 0xFFFF);
-  EL_ENSURE(context, params->stride_height > 0 && params->stride_height <= 0xFFFF);
   const TfLiteType type = input->type;
+  const bool hybrid = type == kTfLiteFloat32;
+  el_dwconv_q* q =
+      (el_dwconv_q*)el_q_state(context, &d->quant, hybrid ? sizeof(el_dwconv_q) : sizeof(el_conv_requant));
+  EL_ENSURE(context, q != NULL);
+  EL_ENSURE(context, params->stride_width <= 0xFFFF && params->stride_height <= 0xFFFF);
   EL_ENSURE_TYPES_EQ(context, output->type, type);
-  q->hybrid = type == kTfLiteFloat32;
-  if (type == kTfLiteInt16 || q->hybrid) {
+  if (type == kTfLiteInt16 || hybrid) {
     EL_ENSURE_TYPES_EQ(context, filter->type, kTfLiteInt8);
   } else {
     EL_ENSURE(context, type == kTfLiteUInt8 || type == kTfLiteInt8);
@@ -46,12 +42,8 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
     EL_ENSURE_EQ(context, input->params.zero_point, 0);
     EL_ENSURE_EQ(context, output->params.zero_point, 0);
   }
-  EL_ENSURE_EQ(context, filter->dims->data[0], 1);
   const int out_ch = filter->dims->data[3];
-  const int in_ch = input->dims->data[3];
-  EL_ENSURE(context, in_ch > 0);
-  EL_ENSURE_EQ(context, out_ch % in_ch, 0);
-  q->depth_multiplier = out_ch / in_ch;
+  EL_ENSURE(context, input->dims->data[3] > 0);
   if (bias != NULL) {
     if (type == kTfLiteUInt8 || type == kTfLiteInt8) {
       EL_ENSURE_TYPES_EQ(context, bias->type, kTfLiteInt32);
@@ -62,19 +54,8 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
     } else {
       EL_ENSURE_TYPES_EQ(context, bias->type, kTfLiteFloat32);
     }
-    EL_ENSURE_EQ(context, el_ndims(bias), 1);
-    EL_ENSURE_EQ(context, bias->dims->data[0], out_ch);
   }
-
-  int out_h = 0;
-  int out_w = 0;
-  q->padding = el_compute_padding_hw(params->stride_height, params->stride_width,
-                                     params->dilation_height_factor, params->dilation_width_factor,
-                                     input->dims->data[1], input->dims->data[2],
-                                     filter->dims->data[1], filter->dims->data[2],
-                                     params->padding, &out_h, &out_w);
-
-  if (q->hybrid) {
+  if (hybrid) {
     /* Hybrid filters name their quantized dimension even with one scale. */
     const TfLiteAffineQuantization* aq = el_q_affine(filter);
     EL_ENSURE(context, aq != NULL && aq->scale != NULL);
@@ -83,22 +64,19 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void*
     EL_ENSURE_OK(context, el_hybrid_scratch_request(context, el_num_elements(input), input->dims->data[0],
                                                     &q->scratch));
     el_activation_range_f32(params->activation, &q->act_min_f, &q->act_max_f);
-  } else {
-    EL_ENSURE_OK(context, el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation,
-                                                  false, &q->rq));
+    return kTfLiteOk;
   }
-  const int out_dims[4] = {input->dims->data[0], out_h, out_w, out_ch};
-  return el_resize(context, output, 4, out_dims);
+  return el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation, false, &q->rq);
 }
 
 typedef el_conv_geom geom;
 
-static geom read_geom(const TfLiteDepthwiseConvParams* params, const el_dwconv_q* q,
+static geom read_geom(const TfLiteDepthwiseConvParams* params, const el_conv_data* d,
                       const TfLiteTensor* input, const TfLiteTensor* filter,
                       const TfLiteTensor* output) {
   geom g = el_conv_geom_read(input, filter, output, params->stride_height, params->stride_width,
-                             params->dilation_height_factor, params->dilation_width_factor, q->padding);
-  g.mult = q->depth_multiplier;
+                             params->dilation_height_factor, params->dilation_width_factor, d->pad_h, d->pad_w);
+  g.mult = d->depth_multiplier;
   return g;
 }
 
@@ -223,14 +201,14 @@ static TfLiteStatus dw_hybrid(TfLiteContext* context, const geom* g, const el_dw
   return kTfLiteOk;
 }
 
-TfLiteStatus el_dw_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state) {
-  const el_dwconv_q* q = (const el_dwconv_q*)state;
+TfLiteStatus el_dw_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_conv_data* d) {
+  const el_dwconv_q* q = (const el_dwconv_q*)d->quant;
   EL_ENSURE(context, q != NULL);
   const TfLiteDepthwiseConvParams* params = (const TfLiteDepthwiseConvParams*)node->builtin_data;
   const TfLiteTensor *input, *filter, *bias;
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
-  const geom g = read_geom(params, q, input, filter, output);
+  const geom g = read_geom(params, d, input, filter, output);
   switch (input->type) {
     case kTfLiteInt8:
       dw_int8(&g, q, input, filter, bias, output);

@@ -4,13 +4,15 @@
 #define EDGELITE_KERNELS_DEPTHWISE_CONV_QUANT_H_
 
 #include "edgelite/common.h"
+#include "kernels/conv.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state);
-TfLiteStatus el_dw_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state);
+/* Prepare and invoke of the quantized/hybrid paths; their state hangs off d->quant. */
+TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_conv_data* d);
+TfLiteStatus el_dw_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_conv_data* d);
 
 #ifdef __cplusplus
 }

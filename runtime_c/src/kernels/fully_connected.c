@@ -64,7 +64,7 @@ static TfLiteStatus fc_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return el_fc_prepare_quant(ctx, node, &d->quant);
+      return el_fc_prepare_quant(ctx, node, d);
     default:
       return el_unsupported_type(ctx, "FULLY_CONNECTED", input->type);
   }
@@ -120,7 +120,7 @@ static TfLiteStatus fc_invoke(TfLiteContext* ctx, TfLiteNode* node) {
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return el_fc_invoke_quant(ctx, node, d->quant);
+      return el_fc_invoke_quant(ctx, node, d);
     default:
       return el_unsupported_type(ctx, "FULLY_CONNECTED", input->type);
   }

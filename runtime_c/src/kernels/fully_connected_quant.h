@@ -10,13 +10,16 @@
 #define EDGELITE_KERNELS_FULLY_CONNECTED_QUANT_H_
 
 #include "edgelite/common.h"
+#include "kernels/fully_connected.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-TfLiteStatus el_fc_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state);
-TfLiteStatus el_fc_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state);
+/* Prepare and invoke of the quantized/hybrid paths, after FULLY_CONNECTED's prepare has filled d's
+ * shapes and resized the output; their state hangs off d->quant. */
+TfLiteStatus el_fc_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_fc_data* d);
+TfLiteStatus el_fc_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_fc_data* d);
 
 #ifdef __cplusplus
 }

@@ -34,11 +34,15 @@ static TfLiteStatus pool_prepare(TfLiteContext* ctx, TfLiteNode* node, pool_kind
   EL_ENSURE(ctx, params->stride_width > 0 && params->stride_height > 0);
   EL_ENSURE(ctx, params->filter_width > 0 && params->filter_height > 0);
 
-  d->padding = el_compute_padding_hw(params->stride_height, params->stride_width, 1, 1,
-                                     el_dim(input, 1), el_dim(input, 2), params->filter_height,
-                                     params->filter_width, params->padding, &d->out_h, &d->out_w);
-  EL_ENSURE(ctx, d->out_h >= 0 && d->out_w >= 0);
-  const int dims[4] = {el_dim(input, 0), d->out_h, d->out_w, el_dim(input, 3)};
+  int out_h = 0;
+  int out_w = 0;
+  const TfLitePaddingValues padding =
+      el_compute_padding_hw(params->stride_height, params->stride_width, 1, 1, el_dim(input, 1), el_dim(input, 2),
+                            params->filter_height, params->filter_width, params->padding, &out_h, &out_w);
+  d->pad_h = padding.height;
+  d->pad_w = padding.width;
+  EL_ENSURE(ctx, out_h >= 0 && out_w >= 0);
+  const int dims[4] = {el_dim(input, 0), out_h, out_w, el_dim(input, 3)};
   EL_ENSURE_OK(ctx, el_resize(ctx, output, 4, dims));
   switch (input->type) {
     case kTfLiteFloat32:
@@ -46,7 +50,7 @@ static TfLiteStatus pool_prepare(TfLiteContext* ctx, TfLiteNode* node, pool_kind
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return el_pool_prepare_quant(ctx, node, &d->quant, kNames[kind]);
+      return el_pool_prepare_quant(ctx, node, d, kNames[kind]);
     default:
       return el_unsupported_type(ctx, kNames[kind], input->type);
   }
@@ -56,20 +60,21 @@ static void pool_f32(pool_kind kind, const TfLitePoolParams* params, const el_po
                      const TfLiteTensor* input, TfLiteTensor* output) {
   const int batches = el_dim(input, 0), in_h = el_dim(input, 1), in_w = el_dim(input, 2);
   const int depth = el_dim(input, 3);
+  const int out_h = el_dim(output, 1), out_w = el_dim(output, 2);
   float lo, hi;
   el_activation_range_f32(params->activation, &lo, &hi);
   const float* in = input->data.f;
   float* out = output->data.f;
   for (int b = 0; b < batches; ++b) {
-    for (int oy = 0; oy < d->out_h; ++oy) {
-      const int iy0 = oy * params->stride_height - d->padding.height;
+    for (int oy = 0; oy < out_h; ++oy) {
+      const int iy0 = oy * params->stride_height - d->pad_h;
       const int fy0 = iy0 < 0 ? -iy0 : 0;
       const int fy1 = in_h - iy0 < params->filter_height ? in_h - iy0 : params->filter_height;
-      for (int ox = 0; ox < d->out_w; ++ox) {
-        const int ix0 = ox * params->stride_width - d->padding.width;
+      for (int ox = 0; ox < out_w; ++ox) {
+        const int ix0 = ox * params->stride_width - d->pad_w;
         const int fx0 = ix0 < 0 ? -ix0 : 0;
         const int fx1 = in_w - ix0 < params->filter_width ? in_w - ix0 : params->filter_width;
-        float* o = out + (((int64_t)b * d->out_h + oy) * d->out_w + ox) * depth;
+        float* o = out + (((int64_t)b * out_h + oy) * out_w + ox) * depth;
         for (int c = 0; c < depth; ++c) {
           float acc = kind == POOL_MAX ? -INFINITY : 0.0f;
           int count = 0;
@@ -102,7 +107,7 @@ static TfLiteStatus pool_invoke(TfLiteContext* ctx, TfLiteNode* node, pool_kind 
     case kTfLiteUInt8:
     case kTfLiteInt8:
     case kTfLiteInt16:
-      return el_pool_invoke_quant(ctx, node, d->quant);
+      return el_pool_invoke_quant(ctx, node, d, kind == POOL_AVG);
     default:
       return el_unsupported_type(ctx, kNames[kind], input->type);
   }

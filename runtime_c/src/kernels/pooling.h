@@ -5,9 +5,8 @@
 #include "kernels/kernel_util.h"
 
 typedef struct el_pool_data {
-  TfLitePaddingValues padding;
-  int out_h, out_w;
-  void* quant; /* state of a quantized path, owned by that path (see README.md) */
+  int pad_h, pad_w; /* rows above and columns left of the image (TFLite's padding.height, .width) */
+  void* quant;      /* state of a quantized path, owned by that path (see README.md) */
 } el_pool_data;
 
 #endif /* EDGELITE_KERNELS_POOLING_H_ */

@@ -6,49 +6,29 @@
 #include "kernels/kernel_util.h"
 #include "kernels/quant_util.h"
 
+/* The activation range; the window is el_pool_data's. */
 typedef struct el_pool_q {
-  bool average;
-  TfLitePaddingValues padding;
   int32_t act_min;
   int32_t act_max;
 } el_pool_q;
 
-TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state,
-                                   const char* op_name) {
-  el_pool_q* q = (el_pool_q*)el_q_state(context, state, sizeof(el_pool_q));
+TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_pool_data* d, const char* op_name) {
+  el_pool_q* q = (el_pool_q*)el_q_state(context, &d->quant, sizeof(el_pool_q));
   EL_ENSURE(context, q != NULL);
-  q->average = strcmp(op_name, "AVERAGE_POOL_2D") == 0;
-  if (!q->average && strcmp(op_name, "MAX_POOL_2D") != 0) {
+  if (strcmp(op_name, "AVERAGE_POOL_2D") != 0 && strcmp(op_name, "MAX_POOL_2D") != 0) {
     context->ReportError(context, "%s has no quantized kernel.", op_name);
     return kTfLiteError;
   }
   const TfLitePoolParams* params = (const TfLitePoolParams*)node->builtin_data;
-  EL_ENSURE(context, params != NULL);
-  EL_ENSURE_OK(context, el_check_io_count(context, node, 1, 1));
-  const TfLiteTensor* input;
   TfLiteTensor* output;
-  EL_ENSURE_OK(context, el_get_input(context, node, 0, &input));
   EL_ENSURE_OK(context, el_get_output(context, node, 0, &output));
-  EL_ENSURE_EQ(context, el_ndims(input), 4);
-  EL_ENSURE_TYPES_EQ(context, input->type, output->type);
-  EL_ENSURE(context, params->stride_height > 0 && params->stride_width > 0);
-  EL_ENSURE(context, params->filter_height > 0 && params->filter_width > 0);
-  int out_h = 0;
-  int out_w = 0;
-  q->padding = el_compute_padding_hw(params->stride_height, params->stride_width, 1, 1,
-                                     input->dims->data[1], input->dims->data[2],
-                                     params->filter_height, params->filter_width, params->padding,
-                                     &out_h, &out_w);
-  EL_ENSURE_OK(context, el_q_activation_range(params->activation, output->type,
-                                              output->params.scale, output->params.zero_point,
-                                              &q->act_min, &q->act_max));
-  const int dims[4] = {input->dims->data[0], out_h, out_w, input->dims->data[3]};
-  return el_resize(context, output, 4, dims);
+  return el_q_activation_range(params->activation, output->type, output->params.scale, output->params.zero_point,
+                               &q->act_min, &q->act_max);
 }
 
 /* Walks every output element; the body sees the clipped window [fy0, fy1) x [fx0, fx1), the
  * window origin (y0, x0), the batch b, channel c, and the output offset o. */
-#define POOL_FOR_EACH(params, q, input, output, body)                                       \
+#define POOL_FOR_EACH(params, d, input, output, body)                                       \
   do {                                                                                      \
     const int batches_ = (input)->dims->data[0];                                            \
     const int in_h = (input)->dims->data[1];                                                \
@@ -60,8 +40,8 @@ TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
     for (int b = 0; b < batches_; ++b)                                                      \
       for (int oy = 0; oy < out_h_; ++oy)                                                   \
         for (int ox = 0; ox < out_w_; ++ox) {                                               \
-          const int y0 = oy * (params)->stride_height - (q)->padding.height;                \
-          const int x0 = ox * (params)->stride_width - (q)->padding.width;                  \
+          const int y0 = oy * (params)->stride_height - (d)->pad_h;                         \
+          const int x0 = ox * (params)->stride_width - (d)->pad_w;                          \
           const int fy0 = y0 < 0 ? -y0 : 0;                                                 \
           const int fx0 = x0 < 0 ? -x0 : 0;                                                 \
           const int fy1 = (params)->filter_height < in_h - y0 ? (params)->filter_height     \
@@ -80,7 +60,7 @@ TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
   do {                                                                                     \
     const T* in = input->data.field;                                                       \
     T* out = output->data.field;                                                           \
-    POOL_FOR_EACH(params, q, input, output, {                                              \
+    POOL_FOR_EACH(params, d, input, output, {                                              \
       int64_t acc = 0;                                                                     \
       int count = 0;                                                                       \
       for (int fy = fy0; fy < fy1; ++fy)                                                   \
@@ -103,7 +83,7 @@ TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
   do {                                                                                     \
     const T* in = input->data.field;                                                       \
     T* out = output->data.field;                                                           \
-    POOL_FOR_EACH(params, q, input, output, {                                              \
+    POOL_FOR_EACH(params, d, input, output, {                                              \
       int32_t m = (lowest);                                                                \
       for (int fy = fy0; fy < fy1; ++fy)                                                   \
         for (int fx = fx0; fx < fx1; ++fx) {                                               \
@@ -114,7 +94,8 @@ TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, voi
     });                                                                                    \
   } while (0)
 
-static TfLiteStatus avg_pool(TfLiteContext* context, TfLiteNode* node, const el_pool_q* q) {
+static TfLiteStatus avg_pool(TfLiteContext* context, TfLiteNode* node, const el_pool_data* d,
+                             const el_pool_q* q) {
   const TfLitePoolParams* params = (const TfLitePoolParams*)node->builtin_data;
   const TfLiteTensor* input;
   TfLiteTensor* output;
@@ -135,7 +116,8 @@ static TfLiteStatus avg_pool(TfLiteContext* context, TfLiteNode* node, const el_
   }
 }
 
-static TfLiteStatus max_pool(TfLiteContext* context, TfLiteNode* node, const el_pool_q* q) {
+static TfLiteStatus max_pool(TfLiteContext* context, TfLiteNode* node, const el_pool_data* d,
+                             const el_pool_q* q) {
   const TfLitePoolParams* params = (const TfLitePoolParams*)node->builtin_data;
   const TfLiteTensor* input;
   TfLiteTensor* output;
@@ -156,8 +138,8 @@ static TfLiteStatus max_pool(TfLiteContext* context, TfLiteNode* node, const el_
   }
 }
 
-TfLiteStatus el_pool_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state) {
-  const el_pool_q* q = (const el_pool_q*)state;
+TfLiteStatus el_pool_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_pool_data* d, bool average) {
+  const el_pool_q* q = (const el_pool_q*)d->quant;
   EL_ENSURE(context, q != NULL);
-  return q->average ? avg_pool(context, node, q) : max_pool(context, node, q);
+  return average ? avg_pool(context, node, d, q) : max_pool(context, node, d, q);
 }

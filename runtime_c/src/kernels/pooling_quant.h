@@ -5,15 +5,16 @@
 #define EDGELITE_KERNELS_POOLING_QUANT_H_
 
 #include "edgelite/common.h"
+#include "kernels/pooling.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* `op_name` is "AVERAGE_POOL_2D" or "MAX_POOL_2D"; `state` is the op's quantized slot. */
-TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, void** state,
-                                   const char* op_name);
-TfLiteStatus el_pool_invoke_quant(TfLiteContext* context, TfLiteNode* node, const void* state);
+/* After the pooling prepare has checked the node, filled d's padding and resized the output;
+ * `op_name` is "AVERAGE_POOL_2D" or "MAX_POOL_2D". The state hangs off d->quant. */
+TfLiteStatus el_pool_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_pool_data* d, const char* op_name);
+TfLiteStatus el_pool_invoke_quant(TfLiteContext* context, TfLiteNode* node, const el_pool_data* d, bool average);
 
 #ifdef __cplusplus
 }

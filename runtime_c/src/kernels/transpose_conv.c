@@ -307,7 +307,7 @@ static TfLiteStatus tconv_invoke(TfLiteContext* context, TfLiteNode* node) {
       params->stride_height, params->stride_width, 1, 1, output->dims->data[1], output->dims->data[2],
       weights->dims->data[1], weights->dims->data[2], params->padding, &unused_h, &unused_w);
   const tgeom g = el_conv_geom_read(input, weights, output, params->stride_height, params->stride_width,
-                                    1, 1, pad);
+                                    1, 1, pad.height, pad.width);
   if (el_num_elements(output) == 0) return kTfLiteOk;
 
   switch (input->type) {

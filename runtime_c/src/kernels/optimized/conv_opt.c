@@ -488,8 +488,8 @@ static TfLiteStatus opt_conv_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   s->input = folded ? fold.src : node->inputs->data[0];
   el_conv_geom_init(&s->g, &ctx->tensors[s->input], filter, output, params->stride_height,
                     params->stride_width, params->dilation_height_factor,
-                    params->dilation_width_factor, folded ? fold.top : s->ref.padding.height,
-                    folded ? fold.left : s->ref.padding.width);
+                    params->dilation_width_factor, folded ? fold.top : s->ref.pad_h,
+                    folded ? fold.left : s->ref.pad_w);
   s->threads = el_cpu_threads(el_context_backend(ctx));
   const TfLiteType t = input->type;
   TfLiteStatus st = kTfLiteOk;

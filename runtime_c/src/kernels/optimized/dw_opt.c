@@ -297,8 +297,8 @@ static TfLiteStatus opt_dw_prepare(TfLiteContext* ctx, TfLiteNode* node) {
   s->channels = image->dims->data[3] * s->multiplier;
   s->out_h = output->dims->data[1];
   s->out_w = output->dims->data[2];
-  s->pad_h = folded ? fold.top : s->ref.padding.height;
-  s->pad_w = folded ? fold.left : s->ref.padding.width;
+  s->pad_h = folded ? fold.top : s->ref.pad_h;
+  s->pad_w = folded ? fold.left : s->ref.pad_w;
   if (s->kh * s->kw > MAX_TAPS) return kTfLiteOk;
   if (s->multiplier > 1) {
     const size_t elem = input->type == kTfLiteFloat32 ? sizeof(float)

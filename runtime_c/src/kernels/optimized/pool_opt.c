@@ -108,8 +108,8 @@ static TfLiteStatus opt_pool_prepare(TfLiteContext* ctx, TfLiteNode* node,
   s->filter_w = params->filter_width;
   s->stride_h = params->stride_height;
   s->stride_w = params->stride_width;
-  s->pad_h = s->ref.padding.height;
-  s->pad_w = s->ref.padding.width;
+  s->pad_h = s->ref.pad_h;
+  s->pad_w = s->ref.pad_w;
   if (s->depth <= 0 || !windows_nonempty(s)) return kTfLiteOk;
   s->full = windows_full(s);
   const int64_t taps = (int64_t)(s->filter_h < s->in_h ? s->filter_h : s->in_h) *
