@@ -99,8 +99,16 @@ def _dimensions_to_ints(value: Any) -> Any:
     return value
 
 
+def _is_array_like(value: Any) -> bool:
+    """Objects other than Python and numpy values that expose `__array__` (a pandas Series, say): TF stores them
+    as their numpy array."""
+    return hasattr(value, "__array__") and not isinstance(value, (np.ndarray, np.generic, ops.Tensor))
+
+
 def to_numpy(value: Any, dtype: Any = None) -> np.ndarray:
     """The numpy array TF would store for value (optionally of dtype)."""
+    if _is_array_like(value):
+        value = np.asarray(value)
     if isinstance(value, (list, tuple)):
         value = _dimensions_to_ints(value)
     if dtype is not None:
@@ -172,6 +180,14 @@ def _constant_conversion(value: Any, dtype: Any = None, name: Optional[str] = No
     return constant(value, dtype=dtype, name=name or "Const")
 
 
+def _array_like_conversion(value: Any, dtype: Any = None, name: Optional[str] = None,
+                            as_ref: bool = False) -> Any:
+    """Any other object exposing `__array__` converts as its numpy array, as in TF."""
+    if not _is_array_like(value):
+        return NotImplemented
+    return constant(value, dtype=dtype, name=name or "Const")
+
+
 def _shape_conversion(value: Any, dtype: Any = None, name: Optional[str] = None, as_ref: bool = False) -> Any:
     if isinstance(value, tensor_shape.Dimension):
         if value.value is None:
@@ -190,3 +206,4 @@ ops.register_tensor_conversion_function((np.ndarray, np.generic), _constant_conv
 ops.register_tensor_conversion_function((int, float, bool, complex, str, bytes), _constant_conversion, 100)
 ops.register_tensor_conversion_function(numbers.Number, _constant_conversion, 100)
 ops.register_tensor_conversion_function((tensor_shape.TensorShape, tensor_shape.Dimension), _shape_conversion, 100)
+ops.register_tensor_conversion_function(object, _array_like_conversion, 200)

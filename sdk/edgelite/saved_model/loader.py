@@ -17,7 +17,7 @@ _log = logging.getLogger("edgelite")
 def parse_saved_model(export_dir: str) -> SavedModel:
     """The SavedModel in export_dir/saved_model.pb (else .pbtxt); IOError naming the file when it is missing
     or cannot be parsed (a truncated or foreign file)."""
-    export_dir = os.fspath(export_dir)
+    export_dir = os.fsdecode(export_dir)
     pb = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB)
     pbtxt = os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PBTXT)
     if os.path.exists(pb):
@@ -41,7 +41,7 @@ def parse_saved_model(export_dir: str) -> SavedModel:
 
 def maybe_saved_model_directory(export_dir: str) -> bool:
     """True when export_dir holds a saved_model.pb or saved_model.pbtxt (it may still fail to load)."""
-    export_dir = os.fspath(export_dir)
+    export_dir = os.fsdecode(export_dir)
     return any(os.path.exists(os.path.join(export_dir, name))
                for name in (constants.SAVED_MODEL_FILENAME_PBTXT, constants.SAVED_MODEL_FILENAME_PB))
 
@@ -67,7 +67,7 @@ def _asset_tensors(export_dir: str, meta_graph_def: MetaGraphDef, import_scope: 
     collection = collection_defs(meta_graph_def).get(constants.ASSETS_KEY)
     if not protos and collection is not None and collection.WhichOneof("kind") == "any_list":
         protos = [AssetFileDef.FromString(item.value) for item in collection.any_list.value]
-    assets_dir = os.path.join(os.fspath(export_dir), constants.ASSETS_DIRECTORY)
+    assets_dir = os.path.join(os.fsdecode(export_dir), constants.ASSETS_DIRECTORY)
     feeds = {}
     for proto in protos:
         name = proto.tensor_info.name
@@ -101,7 +101,7 @@ def load(sess: Any, tags: List[str], export_dir: str, import_scope: Optional[str
     returns the MetaGraphDef (signatures give the tensor names to feed and fetch)."""
     from edgelite.framework.meta_graph import import_meta_graph
     from edgelite.train.saver import Saver
-    export_dir = os.fspath(export_dir)
+    export_dir = os.fsdecode(export_dir)
     meta_graph_def = meta_graph_for_tags(parse_saved_model(export_dir), tags)
     with sess.graph.as_default():
         saver = import_meta_graph(meta_graph_def, import_scope=import_scope, **saver_kwargs)
