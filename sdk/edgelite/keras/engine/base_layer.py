@@ -55,6 +55,9 @@ def shape_tuple(shape: Any) -> tuple:
 class Layer(tf_base.Layer):
     """Base class of tf.keras layers (graph mode)."""
 
+    # Layers that pass a mask through unchanged set this; layers that make or consume masks override compute_mask
+    supports_masking = False
+
     def __init__(self, trainable: bool = True, name: Optional[str] = None, dtype: Any = None, **kwargs: Any) -> None:
         keras_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in _KERAS_KWARGS}
         activity_regularizer = kwargs.pop("activity_regularizer", None)
@@ -82,7 +85,9 @@ class Layer(tf_base.Layer):
             if input_shape is not None:
                 batch_input_shape = (keras_kwargs.get("batch_size"),) + tuple(input_shape)
         self._batch_input_shape = None if batch_input_shape is None else tuple(batch_input_shape)
-        self._expects_training_arg = "training" in inspect.signature(self.call).parameters
+        parameters = inspect.signature(self.call).parameters
+        self._expects_training_arg = "training" in parameters
+        self._expects_mask_arg = "mask" in parameters
 
     @classmethod
     def _keras_init(cls, base_init: Any, self: "Layer", *args: Any, **kwargs: Any) -> None:
@@ -208,6 +213,13 @@ class Layer(tf_base.Layer):
             self._dtype = first.dtype.base_dtype if first.dtype.is_floating else dtypes.as_dtype(backend.floatx())
         if self._expects_training_arg and kwargs.get("training") is None:
             kwargs["training"] = backend.learning_phase()
+        mask_aware = self.supports_masking or type(self).compute_mask is not Layer.compute_mask
+        framework_mask = False
+        previous_mask = kwargs.get("mask")
+        if previous_mask is None and mask_aware:
+            previous_mask = _masks_of(inputs)
+            if previous_mask is not None and self._expects_mask_arg:
+                kwargs["mask"], framework_mask = previous_mask, True
         n_updates = len(self._updates)
         with ops.name_scope(self.name):
             if not self.built:
@@ -217,15 +229,22 @@ class Layer(tf_base.Layer):
             outputs = self.call(inputs, *args, **kwargs)
             if self.activity_regularizer is not None:
                 self._activity_loss(outputs)
+            if mask_aware:
+                _set_masks(outputs, self.compute_mask(inputs, previous_mask))
         self._call_count += 1
         self._call_updates = self._updates[n_updates:]
-        node = Node(self, inputs, outputs, {k: v for k, v in kwargs.items() if k != "training"})
+        node = Node(self, inputs, outputs, {k: v for k, v in kwargs.items()
+                                            if k != "training" and not (k == "mask" and framework_mask)})
         self._inbound_nodes.append(node)
         for t in as_list(outputs):
             t._keras_history = node
         return outputs
 
     apply = __call__
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """The outputs' mask (a bool [batch, steps] tensor or None): the input's for layers that support masking."""
+        return mask if self.supports_masking else None
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         """The output shape for an input shape, found by calling the layer on a throw-away placeholder."""
@@ -238,6 +257,22 @@ class Layer(tf_base.Layer):
                 xs = backend.placeholder(shape=input_shape, dtype=self._dtype)
             out = probe(xs)
         return tensor_shape.as_shape(out.shape) if not isinstance(out, list) else [o.shape for o in out]
+
+
+def _masks_of(inputs: Any) -> Any:
+    """The `_keras_mask` of the input (or a list for several inputs), None when no input carries one."""
+    if isinstance(inputs, (list, tuple)):
+        masks = [getattr(t, "_keras_mask", None) for t in inputs]
+        return None if all(m is None for m in masks) else masks
+    return getattr(inputs, "_keras_mask", None)
+
+
+def _set_masks(outputs: Any, masks: Any) -> None:
+    """Attaches each output's mask, as Keras marks its tensors for the next layer."""
+    outputs = as_list(outputs)
+    masks = masks if isinstance(masks, (list, tuple)) else [masks] * len(outputs)
+    for output, mask in zip(outputs, masks):
+        output._keras_mask = mask
 
 
 def _to_tensors(inputs: Any) -> Any:

@@ -90,6 +90,13 @@ class TrainingMixin(StepLoopMixin):
                 else:
                     per_sample = fn(target, output)
                     weighted = per_sample * losses_mod.per_sample_weights(sample_weight, per_sample)
+                    mask = getattr(output, "_keras_mask", None)
+                    if mask is not None:
+                        # Keras folds an output's mask into the sample weights, scaled so that the mean over
+                        # all entries is the mean over the kept ones
+                        mask = math_ops.cast(mask, weighted.dtype)
+                        kept_share = math_ops.cast(array_ops.size(mask), mask.dtype) / math_ops.reduce_sum(mask)
+                        weighted = weighted * mask * kept_share
                     count = math_ops.cast(array_ops.size(per_sample), per_sample.dtype)
                     out_loss = math_ops.div_no_nan(math_ops.reduce_sum(weighted), count)
             output_losses.append(out_loss * weight if weight != 1.0 else out_loss)
@@ -108,9 +115,14 @@ class TrainingMixin(StepLoopMixin):
         for output, target, name, fn, wanted in zip(self.outputs, self.targets, names, loss_fns, metric_lists):
             for metric in wanted:
                 metric_fn, metric_name = self._metric_for(metric, fn, output)
+                mask = getattr(output, "_keras_mask", None)
+                if mask is not None and not isinstance(metric_fn, metrics_mod.Metric):
+                    # on a masked output Keras averages the metric over the kept entries only
+                    metric_fn = metrics_mod.MeanMetricWrapper(metric_fn, name=metric_name)
                 with ops.name_scope("metrics"), ops.name_scope(metric_name):
                     if isinstance(metric_fn, metrics_mod.Metric):
-                        metric_tensors.append(metric_fn(target, output))
+                        weights = None if mask is None else math_ops.cast(mask, output.dtype)
+                        metric_tensors.append(metric_fn(target, output, sample_weight=weights))
                         self._metric_objects.append(metric_fn)
                     else:
                         metric_tensors.append(math_ops.reduce_mean(metric_fn(target, output)))

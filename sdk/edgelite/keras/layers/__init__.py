@@ -6,7 +6,7 @@ from .convolutional import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, Conv1D, Conv2D, Conv2DTranspose, GlobalAveragePooling1D,
     GlobalAveragePooling2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPooling1D, MaxPooling2D, SeparableConv2D,
 )
-from .core import Activation, Dense, Dropout, Flatten, Reshape  # noqa: F401
+from .core import Activation, Dense, Dropout, Flatten, Masking, Reshape  # noqa: F401
 from .embedding import Embedding  # noqa: F401
 from .merge import (  # noqa: F401
     Add, Average, Concatenate, Maximum, Minimum, Multiply, Subtract, add, average, concatenate, maximum, minimum,

@@ -10,7 +10,7 @@ from edgelite.layers import convolutional_nd as tf_conv_nd
 from edgelite.layers import pooling_nd as tf_pool_nd
 from edgelite.layers.input_spec import InputSpec
 from edgelite.layers import pooling as tf_pool
-from edgelite.ops import math_ops
+from edgelite.ops import array_ops, math_ops
 
 from .. import activations, backend, initializers, regularizers
 from ..engine.base_layer import Layer
@@ -144,10 +144,24 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
-    """Mean over steps: [b, steps, c] -> [b, c]."""
+    """Mean over steps: [b, steps, c] -> [b, c]; with a mask, the mean over the unmasked steps."""
 
     _reduce = staticmethod(math_ops.reduce_mean)
     _rank = 1
+    supports_masking = True
+
+    def call(self, inputs: Any, mask: Any = None) -> Any:
+        """Mean over the steps (those where mask is True, when a mask comes with the input)."""
+        if mask is None:
+            return super().call(inputs)
+        steps_axis = 1 if self.data_format == "channels_last" else 2
+        weights = array_ops.expand_dims(math_ops.cast(mask, inputs.dtype), 2 if steps_axis == 1 else 1)
+        return math_ops.reduce_sum(inputs * weights, steps_axis, keepdims=self.keepdims) / \
+            math_ops.reduce_sum(weights, steps_axis, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """No mask after pooling the steps away."""
+        return None
 
 
 class GlobalMaxPooling1D(_GlobalPooling):

@@ -6,7 +6,7 @@ from typing import Any, Optional
 import numpy as np
 
 from edgelite.layers import core as tf_core
-from edgelite.ops import array_ops
+from edgelite.ops import array_ops, math_ops
 
 from .. import activations, initializers, regularizers
 from ..engine.base_layer import Layer
@@ -33,6 +33,8 @@ def kernel_bias_config(layer: Any) -> dict:
 
 class Dense(Layer, tf_core.Dense):
     """activation(inputs @ kernel + bias); kernel 'glorot_uniform', bias 'zeros' by default."""
+
+    supports_masking = True
 
     def __init__(self, units: int, activation: Any = None, use_bias: bool = True,
                  kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
@@ -62,6 +64,8 @@ class Dense(Layer, tf_core.Dense):
 class Dropout(Layer, tf_core.Dropout):
     """Drops a `rate` fraction of the inputs (scaling the rest) while the learning phase is 1."""
 
+    supports_masking = True
+
     def __init__(self, rate: float, noise_shape: Any = None, seed: Optional[int] = None, **kwargs: Any) -> None:
         Layer._keras_init(tf_core.Dropout.__init__, self, rate, noise_shape=noise_shape, seed=seed, **kwargs)
 
@@ -81,6 +85,8 @@ class Flatten(Layer, tf_core.Flatten):
 
 class Activation(Layer):
     """Applies an activation function (a name such as 'relu', or a callable)."""
+
+    supports_masking = True
 
     def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -134,3 +140,27 @@ class Reshape(Layer):
     def get_config(self) -> dict:
         return dict(super().get_config(), target_shape=list(self.target_shape))
 
+
+class Masking(Layer):
+    """Marks the time steps whose features all equal mask_value (0.0) as skipped: they are zeroed and the output
+    carries a mask for the recurrent and pooling layers after it."""
+
+    supports_masking = True
+
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def _kept(self, inputs: Any, keepdims: bool) -> Any:
+        return math_ops.reduce_any(math_ops.not_equal(inputs, self.mask_value), axis=-1, keepdims=keepdims)
+
+    def call(self, inputs: Any) -> Any:
+        """inputs with the masked steps set to zero."""
+        return inputs * math_ops.cast(self._kept(inputs, True), inputs.dtype)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """True for the steps with at least one feature different from mask_value."""
+        return self._kept(inputs, False)
+
+    def get_config(self) -> dict:
+        return dict(super().get_config(), mask_value=self.mask_value)

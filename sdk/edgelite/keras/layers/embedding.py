@@ -13,7 +13,8 @@ from .core import _name_of
 
 
 class Embedding(Layer):
-    """Looks up `embeddings` ('uniform' in [-0.05, 0.05] by default) for each id of the input."""
+    """Looks up `embeddings` ('uniform' in [-0.05, 0.05] by default) for each id of the input; with mask_zero,
+    id 0 is padding and the output carries a mask that recurrent and pooling layers honour."""
 
     def __init__(self, input_dim: int, output_dim: int, embeddings_initializer: Any = "uniform",
                  embeddings_regularizer: Any = None, activity_regularizer: Any = None,
@@ -21,8 +22,6 @@ class Embedding(Layer):
                  **kwargs: Any) -> None:
         if input_length is not None and "input_shape" not in kwargs:
             kwargs["input_shape"] = (input_length,)
-        if mask_zero:
-            raise ValueError("mask_zero=True is not supported: this Embedding produces no mask for later layers")
         if input_dim <= 0 or output_dim <= 0:
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received input_dim = "
                              f"{input_dim} and output_dim = {output_dim}")
@@ -48,6 +47,12 @@ class Embedding(Layer):
         if not inputs.dtype.is_integer:
             inputs = math_ops.cast(inputs, dtypes.int32)
         return embedding_lookup(self.embeddings, inputs)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """With mask_zero, True where the id is not 0 (padding), for the layers after it."""
+        if not self.mask_zero:
+            return None
+        return math_ops.not_equal(inputs, 0)
 
     def get_config(self) -> dict:
         return dict(super().get_config(), input_dim=self.input_dim, output_dim=self.output_dim,

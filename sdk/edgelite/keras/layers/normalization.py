@@ -13,6 +13,8 @@ from .core import _name_of
 class BatchNormalization(Layer, tf_norm.BatchNormalization):
     """Batch statistics while training (moving averages updated by fit), moving statistics otherwise."""
 
+    supports_masking = True
+
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3, center: bool = True,
                  scale: bool = True, beta_initializer: Any = "zeros", gamma_initializer: Any = "ones",
                  moving_mean_initializer: Any = "zeros", moving_variance_initializer: Any = "ones",

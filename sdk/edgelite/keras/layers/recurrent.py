@@ -2,6 +2,8 @@
 activation, GRU reset_after=False, LSTM unit_forget_bias), weights named '<layer>/<cell>/kernel:0'.
 
 A sequence of known length is unrolled step by step; an unknown length runs through edgelite's dynamic_rnn.
+With a mask (Embedding(mask_zero=True), Masking), a masked step keeps the states and repeats the previous output
+(zeros before the first kept step, or always zeros with zero_output_for_mask), as Keras's rnn loop does.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class _Recurrent(Layer):
     _gates = 1
     _cell = "simple_rnn_cell"
     _states = 1
+    supports_masking = True
 
     def __init__(self, units: int, activation: Any = "tanh", recurrent_activation: Any = "hard_sigmoid",
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
@@ -54,6 +57,7 @@ class _Recurrent(Layer):
         self.bias_constraint = bias_constraint
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.unroll = go_backwards, unroll
+        self.zero_output_for_mask = zero_output_for_mask
         self.input_spec = InputSpec(ndim=3)
 
     def _bias_init(self) -> Any:
@@ -86,8 +90,8 @@ class _Recurrent(Layer):
 
     def call(self, inputs: Any, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
         """Runs the recurrence over axis 1; the last output, or all of them with return_sequences."""
-        if mask is not None:
-            raise ValueError("Masked sequences are not supported by this recurrent layer")
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
         if initial_state is None:
             zeros = array_ops.zeros_like(math_ops.reduce_sum(inputs, axis=[1, 2]))
             base = array_ops.expand_dims(zeros, 1) + array_ops.zeros([self.units], dtype=inputs.dtype)
@@ -96,30 +100,55 @@ class _Recurrent(Layer):
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
         steps = inputs.shape.as_list()[1]
         if steps is not None:
-            outputs, states = self._unrolled(inputs, steps, states)
+            outputs, states = self._unrolled(inputs, steps, states, mask)
         else:
-            outputs, states = self._looped(inputs, states)
+            outputs, states = self._looped(inputs, states, mask)
         if steps is None and not self.return_sequences:
             outputs = outputs[:, -1]
         result = outputs
         return [result] + list(states) if self.return_state else result
 
-    def _unrolled(self, inputs: Any, steps: int, states: List[Any]) -> tuple:
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """The input mask for the output sequence (return_sequences), none for the last output and the states."""
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        output_mask = mask if self.return_sequences else None
+        return [output_mask] + [None] * self._states if self.return_state else output_mask
+
+    def _masked_step(self, x_proj: Any, states: List[Any], keep: Any, previous: Any) -> tuple:
+        """step(), then where keep (float [batch, 1], 1 or 0) is 0 the previous output and the old states."""
+        out, new_states = self.step(x_proj, states)
+        if keep is None:
+            return out, new_states
+        skip = 1.0 - keep
+        if self.zero_output_for_mask:
+            previous = array_ops.zeros_like(out)
+        return keep * out + skip * previous, [keep * n + skip * s for n, s in zip(new_states, states)]
+
+    def _unrolled(self, inputs: Any, steps: int, states: List[Any], mask: Any = None) -> tuple:
         order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
-        outs = []
+        outs: List[Any] = []
         for t in order:
-            out, states = self.step(self._project(inputs[:, t]), states)
+            keep = None if mask is None else array_ops.expand_dims(math_ops.cast(mask[:, t], inputs.dtype), -1)
+            previous = outs[-1] if outs else array_ops.zeros_like(states[0])
+            out, states = self._masked_step(self._project(inputs[:, t]), states, keep, previous)
             outs.append(out)
         if self.return_sequences:
             return array_ops.stack(outs, axis=1), states
         return outs[-1], states
 
-    def _looped(self, inputs: Any, states: List[Any]) -> tuple:
+    def _looped(self, inputs: Any, states: List[Any], mask: Any = None) -> tuple:
+        if mask is not None:
+            # the mask rides along as one more input feature; the previous output as one more state
+            keep = array_ops.expand_dims(math_ops.cast(mask, inputs.dtype), -1)
+            inputs = array_ops.concat([inputs, keep], -1)
+            states = states + [array_ops.zeros_like(states[0])]
         if self.go_backwards:
             inputs = array_ops.reverse(inputs, [1])
-        cell = _StepCell(self)
+        cell = _StepCell(self, masked=mask is not None)
         outputs, final = dynamic_rnn(cell, inputs, initial_state=tuple(states), dtype=inputs.dtype)
-        return outputs, list(final)
+        final = list(final)
+        return outputs, final[:-1] if mask is not None else final
 
     def get_config(self) -> dict:
         return dict(super().get_config(), units=self.units, activation=_name_of(self.activation),
@@ -138,17 +167,22 @@ class _Recurrent(Layer):
 class _StepCell:
     """The layer's step as the cell dynamic_rnn drives (its weights already exist outside the loop)."""
 
-    def __init__(self, layer: _Recurrent) -> None:
-        self._layer = layer
-        self.state_size = tuple([layer.units] * layer._states)
+    def __init__(self, layer: _Recurrent, masked: bool = False) -> None:
+        self._layer, self._masked = layer, masked
+        self.state_size = tuple([layer.units] * (layer._states + int(masked)))
         self.output_size = layer.units
 
     def zero_state(self, batch_size: Any, dtype: Any) -> tuple:
         return tuple(array_ops.zeros([batch_size, self._layer.units], dtype) for _ in self.state_size)
 
     def __call__(self, inputs: Any, state: Any, scope: Optional[str] = None) -> tuple:
-        out, states = self._layer.step(self._layer._project(inputs), list(state))
-        return out, tuple(states)
+        if not self._masked:
+            out, states = self._layer.step(self._layer._project(inputs), list(state))
+            return out, tuple(states)
+        state = list(state)
+        out, states = self._layer._masked_step(self._layer._project(inputs[:, :-1]), state[:-1], inputs[:, -1:],
+                                               state[-1])
+        return out, tuple(states + [out])
 
 
 class SimpleRNN(_Recurrent):

@@ -30,6 +30,8 @@ class Lambda(Layer):
 class ReLU(Layer):
     """max(x, 0) with optional max_value cap, negative_slope below threshold."""
 
+    supports_masking = True
+
     def __init__(self, max_value: Optional[float] = None, negative_slope: float = 0.0, threshold: float = 0.0,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -52,6 +54,8 @@ class ReLU(Layer):
 class LeakyReLU(Layer):
     """x for x > 0, alpha * x otherwise (alpha 0.3)."""
 
+    supports_masking = True
+
     def __init__(self, alpha: float = 0.3, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.alpha = float(alpha)
@@ -67,6 +71,8 @@ class LeakyReLU(Layer):
 class ELU(Layer):
     """x for x > 0, alpha * (exp(x) - 1) otherwise."""
 
+    supports_masking = True
+
     def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.alpha = float(alpha)
@@ -81,6 +87,8 @@ class ELU(Layer):
 
 class Softmax(Layer):
     """Softmax along `axis` (the last by default)."""
+
+    supports_masking = True
 
     def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
