@@ -94,5 +94,58 @@ def contrib_fully_connected(tf, contrib):
             "variables": sorted(v.op.name for v in tf.trainable_variables())}
 
 
-CASES = [contrib_static_lstm, contrib_static_rnn_sequence_length, contrib_flatten, contrib_sequence_loss,
+def _batch_norm_run(tf, out, x, training, batches, extra=()):
+    """Train-mode runs on each batch (with extra fetches such as update ops), then one eval-mode run; the
+    moving statistics read after each step."""
+    moving = sorted((v for v in tf.global_variables() if "moving" in v.op.name), key=lambda v: v.op.name)
+    results = {"variables": sorted(v.op.name for v in tf.global_variables())}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for seed, v in enumerate(sorted(tf.trainable_variables(), key=lambda v: v.op.name)):
+            sess.run(v.assign(_data(200 + seed, *v.shape.as_list())))
+        for step, batch in enumerate(batches):
+            feed = {x: batch} if training is None else {x: batch, training: True}
+            results[f"train{step}"] = sess.run([out] + list(extra), feed)[0]
+            results[f"moving{step}"] = np.stack(sess.run(moving))
+        feed = {x: batches[0]} if training is None else {x: batches[0], training: False}
+        results["eval"] = sess.run(out, feed) if training is not None else None
+    if results["eval"] is None:
+        del results["eval"]
+    return results
+
+
+def contrib_batch_norm_fused_in_place(tf, contrib):
+    """The lab-10-7 pattern: 2-D inputs, is_training a bool placeholder, updates_collections=None (moving
+    statistics updated before the output is returned), scale=True, decay 0.9: TF 1.15's fused path."""
+    x = tf.placeholder(tf.float32, [None, 3])
+    training = tf.placeholder(tf.bool)
+    out = contrib.layers.batch_norm(x, decay=0.9, scale=True, is_training=training, updates_collections=None)
+    return _batch_norm_run(tf, out, x, training, [_data(8, 5, 3) * 4.0, _data(9, 5, 3) + 2.0])
+
+
+def contrib_batch_norm_conv_update_ops(tf, contrib):
+    """4-D inputs with the default UPDATE_OPS collection (the core layer path), run with the update ops."""
+    x = tf.placeholder(tf.float32, [None, 2, 2, 3])
+    training = tf.placeholder(tf.bool)
+    out = contrib.layers.batch_norm(x, is_training=training, decay=0.5, scope="bn")
+    updates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    result = _batch_norm_run(tf, out, x, training, [_data(10, 4, 2, 2, 3) * 3.0, _data(11, 4, 2, 2, 3) - 1.0],
+                             extra=updates)
+    result["n_updates"] = len(updates)
+    return result
+
+
+def contrib_batch_norm_moments_collection(tf, contrib):
+    """3-D inputs with updates in a collection of their own (moments + batch_normalization, biased variance)."""
+    x = tf.placeholder(tf.float32, [None, 3, 2])
+    out = contrib.layers.batch_norm(x, decay=0.8, center=True, scale=True, is_training=True,
+                                    updates_collections="bn_updates")
+    updates = tf.get_collection("bn_updates")
+    result = _batch_norm_run(tf, out, x, None, [_data(12, 2, 3, 2) * 2.0, _data(13, 2, 3, 2)], extra=updates)
+    result["n_updates"] = len(updates)
+    return result
+
+
+CASES = [contrib_batch_norm_fused_in_place, contrib_batch_norm_conv_update_ops,
+         contrib_batch_norm_moments_collection, contrib_static_lstm, contrib_static_rnn_sequence_length, contrib_flatten, contrib_sequence_loss,
          contrib_fully_connected]

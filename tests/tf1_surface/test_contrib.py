@@ -150,3 +150,17 @@ def test_fully_connected_errors_and_dropout():
     np.testing.assert_array_equal(got_kept, x_val)
     # kept elements are scaled by 1 / keep_prob
     assert set(np.round(got_dropped[got_dropped != 0] / x_val[got_dropped != 0], 5)) <= {2.0}
+
+
+def test_batch_norm_arguments():
+    """batch_norm: arg_scope-able, TF's data_format error, and eval-only use reads the moving statistics."""
+    assert tf.contrib.framework.has_arg_scope(tf.contrib.layers.batch_norm)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match="data_format has to be either NCHW or NHWC."):
+            tf.contrib.layers.batch_norm(tf.zeros([2, 3]), data_format="NCW")
+        out = tf.contrib.layers.batch_norm(tf.constant([[1.0, 2.0], [3.0, 6.0]]), is_training=False)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run(out)
+    # moving mean 0 and variance 1 at the start: x / sqrt(1 + epsilon)
+    np.testing.assert_allclose(got, np.array([[1.0, 2.0], [3.0, 6.0]]) / np.sqrt(1.001), rtol=1e-6)

@@ -62,3 +62,7 @@ def add_arg_scope(func: Callable) -> Callable:
     _DECORATED.add(key)
     func_with_args._key_op = key  # type: ignore[attr-defined]
     return func_with_args
+
+
+# TF 1.15's contrib.framework re-exported the global-step helpers of tf.train.
+from edgelite.train.training_util import get_global_step, get_or_create_global_step  # noqa: E402,F401

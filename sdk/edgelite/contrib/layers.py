@@ -6,4 +6,5 @@ from edgelite.layers.regularizers import (  # noqa: F401
 from .initializers import (  # noqa: F401
     variance_scaling_initializer, xavier_initializer, xavier_initializer_conv2d,
 )
+from .batch_norm import batch_norm  # noqa: F401
 from .layer_functions import dropout, flatten, fully_connected  # noqa: F401
