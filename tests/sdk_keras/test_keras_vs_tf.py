@@ -11,12 +11,13 @@ import pytest
 
 import edgelite as tf
 
-from . import data_cases, keras_cases, mask_cases, metric_cases, optimizer_cases
+from . import data_cases, keras_cases, mask_cases, metric_cases, optimizer_cases, rnn_cases
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # case module -> fixture file stem (as in fixtures/generate_tf_fixtures.py)
 MODULES = {"tf_keras": keras_cases, "tf_optimizers": optimizer_cases, "tf_data_utils": data_cases,
-           "tf_metric_classes": metric_cases, "tf_masking": mask_cases}
+           "tf_metric_classes": metric_cases, "tf_masking": mask_cases,
+           "tf_rnn_options": rnn_cases}
 
 # Float32 training over a few epochs: summation order differs from TensorFlow's kernels.
 RTOL, ATOL = 2e-4, 2e-5

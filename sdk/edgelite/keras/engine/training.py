@@ -171,8 +171,20 @@ class TrainingMixin(StepLoopMixin):
     def _test_function(self) -> backend.Function:
         if self._test_fn is None:
             self._test_fn = backend.Function(self.inputs + self.targets + self.sample_weights,
-                                             [self.total_loss] + self._metric_tensors)
+                                             [self.total_loss] + self._metric_tensors,
+                                             updates=self.state_updates)
         return self._test_fn
+
+    @property
+    def state_updates(self) -> list:
+        """The updates of stateful layers (recurrent states), which evaluation and prediction run too."""
+        return [u for layer in self.layers if getattr(layer, "stateful", False) for u in layer.updates]
+
+    def reset_states(self) -> None:
+        """Zeroes the states of the model's stateful layers."""
+        for layer in self.layers:
+            if getattr(layer, "stateful", False) and hasattr(layer, "reset_states"):
+                layer.reset_states()
 
     # ---- data ------------------------------------------------------------------------------------------
     def _arrays(self, data: Any, tensors: List[Any], names: List[str], what: str) -> List[np.ndarray]:
@@ -360,7 +372,7 @@ class TrainingMixin(StepLoopMixin):
             return self._predict_steps(x, steps, kwargs.get("workers", 1))
         xs, _, _ = self._standardize(x)
         batch_size = 32 if batch_size is None else int(batch_size)
-        fn = backend.Function(self.inputs, self.outputs)
+        fn = backend.Function(self.inputs, self.outputs, updates=self.state_updates)
         n = xs[0].shape[0]
         chunks = [fn([a[s:s + batch_size] for a in xs]) for s in range(0, n, batch_size)]
         outs = [np.concatenate([c[i] for c in chunks]) for i in range(len(self.outputs))]
@@ -413,7 +425,7 @@ class TrainingMixin(StepLoopMixin):
     def predict_on_batch(self, x: Any) -> Any:
         """Outputs for one batch."""
         xs, _, _ = self._standardize(x)
-        outs = backend.Function(self.inputs, self.outputs)(xs)
+        outs = backend.Function(self.inputs, self.outputs, updates=self.state_updates)(xs)
         return outs[0] if len(outs) == 1 else outs
 
 

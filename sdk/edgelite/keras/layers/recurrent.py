@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+import numpy as np
+
 from edgelite.framework import ops
 from edgelite.layers.input_spec import InputSpec
 from edgelite.nn.rnn import dynamic_rnn
-from edgelite.ops import array_ops, init_ops, math_ops
+from edgelite.ops import array_ops, init_ops, math_ops, state_ops, variables
 
-from .. import activations, initializers, regularizers
+from .. import activations, backend, backend_math, initializers, regularizers
 from ..engine.base_layer import Layer
 from .core import _name_of
 
@@ -36,9 +38,8 @@ class _Recurrent(Layer):
                  return_sequences: bool = False, return_state: bool = False, go_backwards: bool = False,
                  stateful: bool = False, unroll: bool = False, time_major: bool = False,
                  zero_output_for_mask: bool = False, **kwargs: Any) -> None:
-        if dropout or recurrent_dropout or stateful or time_major:
-            raise ValueError("dropout, recurrent_dropout, stateful and time_major are not supported by this "
-                             "recurrent layer")
+        if time_major:
+            raise ValueError("time_major=True is not supported by this recurrent layer")
         super().__init__(activity_regularizer=regularizers.get(activity_regularizer), **kwargs)
         if units <= 0:
             raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
@@ -58,6 +59,13 @@ class _Recurrent(Layer):
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.unroll = go_backwards, unroll
         self.zero_output_for_mask = zero_output_for_mask
+        self.stateful = stateful
+        self.states: List[Any] = [None] * self._states
+        self.dropout = min(1.0, max(0.0, float(dropout)))
+        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
+        # the dropout masks of the call being built (one per gate, or one for all with implementation 2)
+        self._input_masks: Optional[List[Any]] = None
+        self._recurrent_masks: Optional[List[Any]] = None
         self.input_spec = InputSpec(ndim=3)
 
     def _bias_init(self) -> Any:
@@ -80,19 +88,47 @@ class _Recurrent(Layer):
         self.built = True
 
     def _project(self, x: Any) -> Any:
-        out = math_ops.matmul(x, self.kernel)
+        """x kernel + bias; with input dropout, each gate's block of the kernel sees x times that gate's mask."""
+        if self._input_masks is None:
+            out = math_ops.matmul(x, self.kernel)
+        else:
+            u = self.units
+            out = array_ops.concat([math_ops.matmul(x * self._input_masks[k % len(self._input_masks)],
+                                                    self.kernel[:, k * u:(k + 1) * u])
+                                    for k in range(self._gates)], -1)
         return out + self.bias if self.use_bias else out
+
+    def _recurrent(self, h: Any, gate: int) -> Any:
+        """h as the recurrent product of gate `gate` sees it: times that gate's mask under recurrent dropout."""
+        masks = self._recurrent_masks
+        return h if masks is None else h * masks[gate % len(masks)]
+
+    def _dropout_masks(self, like: Any, rate: float, training: Any) -> Optional[List[Any]]:
+        """Keras's per-batch dropout masks: ones scaled and dropped at `rate` in the training phase, ones
+        otherwise; one per gate with implementation 1 (SimpleRNN: one), a single one with implementation 2."""
+        if not 0.0 < rate < 1.0:
+            return None
+        ones = array_ops.ones_like(like)
+        count = self._gates if getattr(self, "implementation", 1) == 1 else 1
+        return [backend_math.in_train_phase(lambda: backend_math.dropout(ones, rate), ones, training=training)
+                for _ in range(count)]
 
     def step(self, x_proj: Any, states: List[Any]) -> tuple:
         """One time step from the projected input: (output, new states)."""
-        h = self.activation(x_proj + math_ops.matmul(states[0], self.recurrent_kernel))
+        h = self.activation(x_proj + math_ops.matmul(self._recurrent(states[0], 0), self.recurrent_kernel))
         return h, [h]
 
     def call(self, inputs: Any, initial_state: Any = None, mask: Any = None, training: Any = None) -> Any:
         """Runs the recurrence over axis 1; the last output, or all of them with return_sequences."""
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        if initial_state is None:
+        self._input_masks = self._dropout_masks(inputs[:, 0, :], self.dropout, training)
+        self._recurrent_masks = self._dropout_masks(
+            array_ops.zeros_like(inputs[:, 0, :1]) + array_ops.zeros([self.units], dtype=inputs.dtype),
+            self.recurrent_dropout, training)
+        if initial_state is None and self.stateful:
+            states = self._state_variables(inputs)
+        elif initial_state is None:
             zeros = array_ops.zeros_like(math_ops.reduce_sum(inputs, axis=[1, 2]))
             base = array_ops.expand_dims(zeros, 1) + array_ops.zeros([self.units], dtype=inputs.dtype)
             states = [base] * self._states
@@ -105,8 +141,48 @@ class _Recurrent(Layer):
             outputs, states = self._looped(inputs, states, mask)
         if steps is None and not self.return_sequences:
             outputs = outputs[:, -1]
-        result = outputs
-        return [result] + list(states) if self.return_state else result
+        self._input_masks = self._recurrent_masks = None
+        if self.stateful:
+            # the next batch starts where this one ended (run with every train, test and predict step)
+            self.add_update([state_ops.assign(var, s) for var, s in zip(self.states, states)])
+        return [outputs] + list(states) if self.return_state else outputs
+
+    def _state_variables(self, inputs: Any) -> List[Any]:
+        """The stateful layer's [batch, units] state variables (zeros at first), made on the first call."""
+        if self.states[0] is None:
+            batch = inputs.shape.as_list()[0]
+            if not batch:
+                raise ValueError("If a RNN is stateful, it needs to know its batch size. Specify the batch size of "
+                                 "your input tensors: \n- If using a Sequential model, specify the batch size by "
+                                 "passing a `batch_input_shape` argument to your first layer.\n- If using the "
+                                 "functional API, specify the batch size by passing a `batch_shape` argument to "
+                                 "your Input layer.")
+            with ops.control_dependencies(None):
+                self.states = [variables.Variable(np.zeros((batch, self.units), inputs.dtype.as_numpy_dtype),
+                                                  trainable=False, name="Variable") for _ in range(self._states)]
+            for var in self.states:
+                backend.track_variable(var)
+        return list(self.states)
+
+    def reset_states(self, states: Any = None) -> None:
+        """Sets the state variables of a stateful layer to zeros, or to the given values."""
+        if not self.stateful:
+            raise AttributeError("Layer must be stateful.")
+        if self.states[0] is None:
+            raise ValueError("If a RNN is stateful, it needs to know its batch size: call the layer on an input of "
+                             "fixed batch size first.")
+        if states is None:
+            values = [np.zeros(var.shape.as_list(), var.dtype.base_dtype.as_numpy_dtype) for var in self.states]
+        else:
+            values = [np.asarray(v) for v in (states if isinstance(states, (list, tuple)) else [states])]
+            if len(values) != len(self.states):
+                raise ValueError(f"Layer {self.name} expects {len(self.states)} states, but it received "
+                                 f"{len(values)} state values. States received: {states}")
+            for i, (value, var) in enumerate(zip(values, self.states)):
+                if tuple(value.shape) != tuple(var.shape.as_list()):
+                    raise ValueError(f"State {i} is incompatible with layer {self.name}: expected shape="
+                                     f"{tuple(var.shape.as_list())} but found shape={value.shape}")
+        backend.batch_set_value(list(zip(self.states, values)))
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         """The input mask for the output sequence (return_sequences), none for the last output and the states."""
@@ -159,9 +235,10 @@ class _Recurrent(Layer):
                     recurrent_regularizer=_name_of(self.recurrent_regularizer),
                     bias_regularizer=_name_of(self.bias_regularizer),
                     activity_regularizer=_name_of(self.activity_regularizer), kernel_constraint=None,
-                    recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
+                    recurrent_constraint=None, bias_constraint=None, dropout=self.dropout,
+                    recurrent_dropout=self.recurrent_dropout,
                     return_sequences=self.return_sequences, return_state=self.return_state,
-                    go_backwards=self.go_backwards, stateful=False, unroll=self.unroll, time_major=False)
+                    go_backwards=self.go_backwards, stateful=self.stateful, unroll=self.unroll, time_major=False)
 
 
 class _StepCell:
@@ -209,10 +286,14 @@ class GRU(_Recurrent):
         h = states[0]
         u = self.units
         rec = self.recurrent_kernel
-        inner = math_ops.matmul(h, rec[:, :2 * u])
+        if self._recurrent_masks is None:
+            inner = math_ops.matmul(h, rec[:, :2 * u])
+        else:
+            inner = array_ops.concat([math_ops.matmul(self._recurrent(h, 0), rec[:, :u]),
+                                      math_ops.matmul(self._recurrent(h, 1), rec[:, u:2 * u])], -1)
         z = self.recurrent_activation(x_proj[:, :u] + inner[:, :u])
         r = self.recurrent_activation(x_proj[:, u:2 * u] + inner[:, u:])
-        candidate = self.activation(x_proj[:, 2 * u:] + math_ops.matmul(r * h, rec[:, 2 * u:]))
+        candidate = self.activation(x_proj[:, 2 * u:] + math_ops.matmul(r * self._recurrent(h, 2), rec[:, 2 * u:]))
         h = z * h + (1.0 - z) * candidate
         return h, [h]
 
@@ -245,7 +326,12 @@ class LSTM(_Recurrent):
     def step(self, x_proj: Any, states: List[Any]) -> tuple:
         h, c = states
         u = self.units
-        z = x_proj + math_ops.matmul(h, self.recurrent_kernel)
+        if self._recurrent_masks is None:
+            z = x_proj + math_ops.matmul(h, self.recurrent_kernel)
+        else:
+            z = x_proj + array_ops.concat([math_ops.matmul(self._recurrent(h, k), self.recurrent_kernel[:, k * u:
+                                                                                                     (k + 1) * u])
+                                           for k in range(4)], -1)
         i = self.recurrent_activation(z[:, :u])
         f = self.recurrent_activation(z[:, u:2 * u])
         c = f * c + i * self.activation(z[:, 2 * u:3 * u])
