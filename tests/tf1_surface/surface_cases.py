@@ -104,6 +104,36 @@ def xent_unknown_rank(tf):
     return {"last": vals[0], "mid": vals[1], "v1": vals[2], "static": _static(last)}
 
 
+def _error_reason(fn) -> str:
+    """The error's type and reason, without the node description (whose format differs between TF versions)."""
+    try:
+        fn()
+    except (ValueError, TypeError) as e:
+        return f"{type(e).__name__}: {str(e).split(' for ')[0]}"
+    return "none"
+
+
+def xent_labels_own_shape(tf):
+    """The zoo-classifier pattern: one_hot of a [N, 1] float label column gives [N, 1, C] labels against [None, C]
+    logits; TF flattens each side to [-1, C] on its own (no shape match required), and the op also broadcasts a
+    [1, C] side. Rows that differ are a build-time error."""
+    y = np.array([[1.0], [3.0], [0.0]], np.float32)
+    labels = tf.one_hot(y, 4)
+    logits = tf.placeholder(tf.float32, [None, 4])
+    v2 = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+    v1 = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    grad = tf.gradients(tf.reduce_sum(v2), logits)[0]
+    row = tf.nn.softmax_cross_entropy_with_logits_v2(labels=tf.constant([[0.25, 0.25, 0.5, 0.0]]), logits=logits)
+    lg = _data(13, 3, 4)
+    vals = _run(tf, [v2, v1, grad, row], {logits: lg})
+    return {"v2": vals[0], "v1": vals[1], "grad": vals[2], "row": vals[3], "one_hot": _static(labels),
+            "static": [_static(v2), _static(v1), _static(row)],
+            "rows_differ": _error_reason(lambda: tf.nn.softmax_cross_entropy_with_logits_v2(
+                labels=tf.zeros([3, 4]), logits=tf.zeros([2, 4]))),
+            "flattened_rows_differ": _error_reason(lambda: tf.nn.softmax_cross_entropy_with_logits_v2(
+                labels=tf.zeros([2, 1, 4]), logits=tf.zeros([1, 3, 4])))}
+
+
 def gather_string_scalar_index(tf):
     """A scalar index into a vector of file names (slice_input_producer's pattern) feeding tf.read_file, as in
     the image-folder dataset examples."""
@@ -180,4 +210,4 @@ CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_mul
          tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
          tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index,
          session_scalar_fetch_types, tensor_text_unknown_rank, shape_text_unknown_dims,
-         second_minimize_same_scope]
+         second_minimize_same_scope, xent_labels_own_shape]

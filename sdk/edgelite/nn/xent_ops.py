@@ -10,20 +10,43 @@ from edgelite.framework import dtypes, ops, tensor_shape
 from edgelite.framework.op_def_registry import FLOAT_TYPES, register_op
 from edgelite.kernels import softmax_xent
 from edgelite.ops import array_ops, math_ops
+from edgelite.ops.shape_checks import shape_error
 
 from .activation_ops import log_softmax, softmax
 
 
+def _broadcast_dim(op: Any, a: Optional[int], b: Optional[int]) -> Optional[int]:
+    """One dimension of two broadcast shapes: equal, or one of them 1 (unknown stays unknown against 1)."""
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    if a is None or b is None:
+        return b if a is None else a
+    raise shape_error(op, f"Dimensions must be equal, but are {a} and {b}")
+
+
 def _xent_shape(op: Any) -> list:
+    """[batch] and the [batch, classes] backprop: logits and labels of one 2-D shape, or (as TF's kernel allows)
+    two shapes that broadcast to a 2-D one, e.g. a [1, classes] side."""
     logits, labels = op.inputs[0].shape, op.inputs[1].shape
-    for s, what in ((logits, "logits"), (labels, "labels")):
-        if s.ndims is not None and s.ndims != 2:
-            raise ValueError(f"Shape must be rank 2 but is rank {s.ndims} for '{op.name}' ({what})")
-    shape = logits.merge_with(labels) if logits.ndims is not None and labels.ndims is not None else (
-        logits if logits.ndims is not None else labels)
-    if shape.ndims is None:
-        return [[None], [None, None]]
-    return [[shape.as_list()[0]], shape]
+    if logits.ndims in (None, 2) and logits.is_compatible_with(labels):
+        shape = logits.merge_with(labels) if logits.ndims is not None and labels.ndims is not None else (
+            logits if logits.ndims is not None else labels)
+        if shape.ndims is None:
+            return [[None], [None, None]]
+        if shape.ndims != 2:
+            raise shape_error(op, f"Shape must be rank 2 but is rank {shape.ndims}")
+        return [[shape.as_list()[0]], shape]
+    if logits.ndims is None or labels.ndims is None:
+        raise shape_error(op, "Shape must be broadcasted with rank 2, but is rank is unknown.")
+    a, b = logits.as_list(), labels.as_list()
+    width = max(len(a), len(b))
+    a, b = [1] * (width - len(a)) + a, [1] * (width - len(b)) + b
+    dims = [_broadcast_dim(op, x, y) for x, y in zip(a, b)]
+    if len(dims) != 2:
+        raise shape_error(op, f"Shape must be broadcasted with rank 2, but is rank {len(dims)}")
+    return [[dims[0]], dims]
 
 
 def _sparse_xent_shape(op: Any) -> list:
@@ -82,11 +105,29 @@ def _sparse_softmax_xent_grad(op: Any, grad_loss: Any, grad_grad: Any = None) ->
 
 
 def _flatten_outer(t: Any) -> Any:
-    """[d0, ..., dn-1, C] -> [prod(d0..dn-1), C], as the 2-D op requires."""
+    """[d0, ..., dn-1, C] -> [prod(d0..dn-1), C], as the 2-D op requires; the static shape kept where known."""
     if t.shape.ndims == 2:
         return t
     classes = array_ops.shape(t)[-1:]
-    return array_ops.reshape(t, array_ops.concat([[-1], classes], 0))
+    out = array_ops.reshape(t, array_ops.concat([[-1], classes], 0))
+    if t.shape.ndims is not None:
+        dims = t.shape.as_list()
+        outer = None if None in dims[:-1] else int(np.prod(dims[:-1], dtype=np.int64))
+        out.set_shape([outer, dims[-1]])
+    return out
+
+
+def _cost_shape(cost: Any, logits_shape: Any) -> list:
+    """The logits' shape minus the class axis, with one unknown dimension filled from the op's known batch size
+    (what reshaping the [batch] cost to that shape infers)."""
+    dims = logits_shape.as_list()[:-1]
+    batch = cost.shape.as_list()[0] if cost.shape.ndims == 1 else None
+    unknown = [i for i, d in enumerate(dims) if d is None]
+    if batch is not None and len(unknown) == 1:
+        known = int(np.prod([d for d in dims if d is not None], dtype=np.int64))
+        if known and batch % known == 0:
+            dims[unknown[0]] = batch // known
+    return dims
 
 
 def _move_axis_last(t: Any, axis: int) -> Any:
@@ -114,8 +155,8 @@ def softmax_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
     with ops.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
         logits = ops.convert_to_tensor(logits, name="logits")
         labels = ops.convert_to_tensor(labels, dtype=logits.dtype, name="labels")
-        if logits.shape.ndims is not None and labels.shape.ndims is not None:
-            logits.shape.assert_is_compatible_with(labels.shape)
+        # As in TF, labels need not share the logits' shape: each side is flattened to [-1, classes] on its own and
+        # the op checks (and broadcasts) the two matrices.
         logits_t, labels_t = _move_axis_last(logits, axis), _move_axis_last(labels, axis)
         if logits_t.shape.ndims == 2 and labels_t.shape.ndims == 2:
             cost, _ = ops.apply_op("SoftmaxCrossEntropyWithLogits", [logits_t, labels_t], name=name)
@@ -124,7 +165,7 @@ def softmax_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
         out_shape = array_ops.shape(logits_t)[:-1]
         out = array_ops.reshape(cost, out_shape, name=name)
         if logits_t.shape.ndims is not None:
-            out.set_shape(logits_t.shape[:-1])
+            out.set_shape(_cost_shape(cost, logits_t.shape))
         return out
 
 
