@@ -64,8 +64,8 @@ static int run(int argc, char** argv) {
     for (size_t k = 0; k < t->bytes; ++k) printf("%02x", (unsigned)(uint8_t)t->data.raw_const[k]);
     printf("\n");
   }
-  printf("EL_STATS ram_used=%zu activations=%zu persistent=%zu alloc_calls_in_invoke=%ld\n", s.used,
-         s.activations, s.persistent, s.alloc_calls - before);
+  printf("EL_STATS ram_used=%zu activations=%zu persistent=%zu alloc_calls_in_invoke=%ld tensor_bytes=%zu\n",
+         s.used, s.activations, s.persistent, s.alloc_calls - before, s.tensor_bytes);
   printf("EL_DONE\n");
   return 0;
 }

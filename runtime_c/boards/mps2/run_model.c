@@ -50,9 +50,9 @@ int main(void) {
     printf("\n");
   }
   printf("EL_STATS ram_buffer=%u ram_used=%u activations=%u persistent=%u init_scratch=%u alloc_calls=%ld "
-         "alloc_calls_in_invoke=%ld\n",
+         "alloc_calls_in_invoke=%ld tensor_bytes=%u\n",
          (unsigned)s.arena_bytes, (unsigned)s.used, (unsigned)s.activations, (unsigned)s.persistent,
-         (unsigned)s.init_scratch, s.alloc_calls, s.alloc_calls - calls_before);
+         (unsigned)s.init_scratch, s.alloc_calls, s.alloc_calls - calls_before, (unsigned)s.tensor_bytes);
   printf("EL_DONE\n");
   return 0;
 }

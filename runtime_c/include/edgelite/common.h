@@ -215,6 +215,9 @@ typedef struct TfLiteDelegateParams {
   TfLiteIntArray* output_tensors;
 } TfLiteDelegateParams;
 
+#ifdef EDGELITE_MICRO_TENSOR
+#include "edgelite/micro_context.h" /* the micro interpreter's reduced context */
+#else
 typedef struct TfLiteContext {
   size_t tensors_size;
   TfLiteStatus (*GetExecutionPlan)(struct TfLiteContext* context, TfLiteIntArray** execution_plan);
@@ -252,6 +255,7 @@ typedef struct TfLiteContext {
                                          struct TfLiteContext** acquired_context);
   TfLiteStatus (*ReleaseSubgraphContext)(struct TfLiteContext* context, int subgraph_index);
 } TfLiteContext;
+#endif
 
 typedef struct TfLiteRegistration {
   void* (*init)(TfLiteContext* context, const char* buffer, size_t length);

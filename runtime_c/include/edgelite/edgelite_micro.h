@@ -1,7 +1,8 @@
 /* The freestanding build's interpreter (runtime_c/src/micro), the role of TensorFlow Lite Micro's
  * MicroInterpreter: it reads the model in place from its buffer (flash) and takes all its RAM
  * from one buffer the caller gives (TFLM's tensor_arena): its own state, the tensors, the
- * kernels' data and the activations. Nothing is allocated during el_micro_invoke.
+ * kernels' data and the activations. Kernels see a TfLiteContext and TfLiteTensors reduced to
+ * what they use (edgelite/micro_context.h, edgelite/micro_tensor.h), built for each call. Nothing is allocated during el_micro_invoke.
  *
  * Shapes are the model's own (a kernel may not resize a tensor to another shape), the first
  * subgraph runs, and there are no delegates. */
@@ -35,6 +36,7 @@ typedef struct el_micro_stats {
   size_t persistent;   /* state, tensors, nodes and kernel data (TFLM's "tail") */
   size_t init_scratch; /* most bytes the set-up needed below the persistent part at once */
   long alloc_calls;    /* kernel heap calls so far (none may come during invoke) */
+  size_t tensor_bytes; /* kept per tensor for the whole run: 12 on a 32-bit core */
 } el_micro_stats;
 
 /* Reads the model (`model_bytes` at `model`, 4-byte aligned, kept alive by the caller), builds
@@ -49,7 +51,9 @@ TfLiteStatus el_micro_invoke(el_micro_interpreter* mi);
 
 size_t el_micro_num_inputs(const el_micro_interpreter* mi);
 size_t el_micro_num_outputs(const el_micro_interpreter* mi);
-/* The i-th input / output tensor (data, dims, type, quantization); NULL when out of range. */
+/* The i-th input / output tensor (data, dims, type, quantization); NULL when out of range. These
+ * two are the only TfLiteTensors kept for the whole run, as in TFLM; the caller writes the input's
+ * data. */
 TfLiteTensor* el_micro_input(el_micro_interpreter* mi, size_t i);
 const TfLiteTensor* el_micro_output(const el_micro_interpreter* mi, size_t i);
 

@@ -20,6 +20,14 @@ static inline size_t el_micro_align_for(size_t bytes) {
   return bytes % EL_MICRO_ALIGN == 0 ? EL_MICRO_ALIGN : EL_MICRO_WORD;
 }
 
+/* What the interpreter keeps per tensor for the whole run: where its data is when that is not
+ * in place in the model (an activation's planned place, a variable's state, the aligned copy of
+ * a constant), else NULL. The TfLiteTensor a kernel sees is read from the model again for each
+ * call (type, shape and quantization in place), so nothing else needs to stay in RAM. */
+typedef struct el_micro_tensor {
+  void* data;
+} el_micro_tensor;
+
 /* The caller's buffer: persistent blocks are taken from its end downwards (`tail`), set-up
  * scratch from its start upwards (`head`); after planning the start holds the activations. */
 typedef struct el_micro_arena {
@@ -27,6 +35,7 @@ typedef struct el_micro_arena {
   size_t cap;
   size_t head;      /* bytes of set-up scratch in use at the start */
   size_t head_peak; /* most set-up scratch held at once */
+  size_t peak;      /* most bytes held at once, set-up scratch and persistent together */
   size_t tail;      /* offset of the lowest persistent byte (cap when none) */
   uint8_t* last;    /* the latest heap block, which free() gives back */
   size_t last_tail; /* `tail` before that block was taken */
@@ -42,6 +51,8 @@ void* el_micro_scratch(el_micro_arena* a, size_t bytes);
 void el_micro_scratch_reset(el_micro_arena* a);
 /* The arena the kernels' malloc/calloc/free reach (the build renames their calls). */
 void el_micro_arena_bind(el_micro_arena* a);
+/* The bound arena while an interpreter is being set up, else NULL. */
+el_micro_arena* el_micro_arena_setup(void);
 
 /* One buffer for the planner: bytes and the first and last execution step that use it. */
 typedef struct el_micro_buffer {

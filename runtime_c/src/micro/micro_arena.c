@@ -24,11 +24,19 @@ void el_micro_arena_init(el_micro_arena* a, uint8_t* base, size_t cap) {
 
 void el_micro_arena_bind(el_micro_arena* a) { g_bound = a; }
 
+el_micro_arena* el_micro_arena_setup(void) { return g_bound != NULL && !g_bound->frozen ? g_bound : NULL; }
+
+static void note_peak(el_micro_arena* a) {
+  const size_t in_use = a->head + (a->cap - a->tail);
+  if (in_use > a->peak) a->peak = in_use;
+}
+
 void* el_micro_persist(el_micro_arena* a, size_t bytes, size_t align) {
   if (bytes > a->tail) return NULL;
   const size_t at = (a->tail - bytes) & ~(align - 1);
   if (at < a->head) return NULL;
   a->tail = at;
+  note_peak(a);
   memset(a->base + at, 0, bytes);
   return a->base + at;
 }
@@ -38,6 +46,7 @@ void* el_micro_scratch(el_micro_arena* a, size_t bytes) {
   if (at > a->tail || bytes > a->tail - at) return NULL;
   a->head = at + bytes;
   if (a->head > a->head_peak) a->head_peak = a->head;
+  note_peak(a);
   return a->base + at;
 }
 

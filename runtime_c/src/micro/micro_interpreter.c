@@ -1,9 +1,11 @@
 /* The freestanding build's interpreter (edgelite/edgelite_micro.h): the model is read in place
  * with bounds-checked accessors (fb_reader.c), each value checked as it is read, so no file can
- * make it touch memory outside the model or the arena. Per tensor it keeps only the
- * TfLiteTensor the kernels index (context->tensors); per node the in-place index lists, the
- * kernel's data and its registration. Kernels run through the same TfLite interface as in the
- * hosted library, so their arithmetic is the same bit for bit. */
+ * make it touch memory outside the model or the arena. Per tensor it keeps only where its data
+ * is when that is not in the model; the TfLiteTensors a kernel sees (context->tensors) are read
+ * from the model again for each kernel call into a window of the node's tensors. Per node it
+ * keeps the in-place index lists, the kernel's data and its registration. Kernels run through
+ * the same TfLite interface as in the hosted library, so their arithmetic is the same bit for
+ * bit. */
 #include <string.h>
 
 #include "error.h"
@@ -28,23 +30,69 @@ typedef struct el_micro_node {
   const TfLiteRegistration* reg;
 } el_micro_node;
 
+/* Zero points that cannot be read in place (several, not all zero: int8 per-channel zero points
+ * are zero, so this is rare), converted once. */
+typedef struct el_micro_zp_list {
+  const struct el_micro_zp_list* next;
+  int32_t tensor;
+  int values[]; /* a TfLiteIntArray: the count, then the zero points */
+} el_micro_zp_list;
+
+/* The tensors of one kernel call: the node's tensors renumbered 0..k-1 (context->tensors), their
+ * quantization, each slot's tensor index in the model, and the node's three index lists in the
+ * new numbering (TfLiteIntArrays one after the other). */
+typedef struct el_micro_window {
+  TfLiteTensor* tensors;
+  TfLiteAffineQuantization* quant;
+  int32_t* global;
+  int* lists;
+} el_micro_window;
+#define EL_MICRO_WINDOW_BYTES(n) \
+  ((n) * (sizeof(TfLiteTensor) + sizeof(TfLiteAffineQuantization) + sizeof(int32_t) + sizeof(int)) + 3 * sizeof(int))
+
+/* Nodes with at most this many index list entries get their window on the stack; the window of a
+ * node with more (LSTM-style ops) is one persistent block sized for the widest such node. */
+enum { EL_MICRO_STACK_SLOTS = 8 };
+
+/* A graph input or output: the TfLiteTensors the caller reads and writes, kept for the run. */
+typedef struct el_micro_io {
+  TfLiteTensor tensor;
+  TfLiteAffineQuantization quant;
+} el_micro_io;
+
 struct el_micro_interpreter {
-  TfLiteContext ctx; /* tensors, tensors_size; impl_ is this interpreter */
-  el_micro_arena arena;
+  el_fb fb;               /* the model, read in place */
+  size_t tensors_pos;     /* its first subgraph's tensor tables (a flatbuffer vector) */
+  uint32_t num_tensors;
+  el_micro_tensor* tensors;
   el_micro_node* nodes;
   int32_t num_nodes;
   const TfLiteIntArray* inputs;
   const TfLiteIntArray* outputs;
-  int32_t* scratch_offsets; /* per kernel scratch buffer, its offset in the activation area */
+  el_micro_io* io;        /* the graph inputs, then the graph outputs */
+  const el_micro_zp_list* zero_points;
+  void* wide;             /* the window block of nodes too wide for the stack, if any */
+  int32_t wide_slots;
   int32_t num_scratch;
-  int32_t preparing; /* the node being prepared + 1 (kernels may request scratch), else 0 */
-  size_t activations;
-  size_t used;
+  void** scratch;         /* per kernel scratch buffer, its place in the activation area */
   el_micro_report_fn report;
   void* report_user;
+  long alloc_calls;
+  size_t arena_bytes, used, activations, persistent, init_scratch;
 };
 
+/* One kernel call: its context (impl_ is this call), the interpreter, the window's tensor
+ * indices, and for a prepare its node + 1 (kernels may then request scratch), else 0. */
+typedef struct el_micro_call {
+  TfLiteContext ctx;
+  el_micro_interpreter* mi;
+  const int32_t* global;
+  int32_t preparing;
+} el_micro_call;
+
 static const TfLiteIntArray kNoIndices = {0};
+static const char kTooSmall[] = "The arena is too small.";
+static const char kChanged[] = "Tensor %d would change shape or type; the micro interpreter keeps the model's.";
 
 static void forward(const el_micro_interpreter* mi, const char* fmt, va_list ap) {
   if (mi->report != NULL) mi->report(mi->report_user, fmt, ap);
@@ -60,6 +108,12 @@ static void(say)(const el_micro_interpreter* mi, const char* fmt, ...) {
 #define say(mi, ...) say(mi, "edgelite error at %s:%d\n", EL_ERR_WHERE)
 #endif
 
+/* Zeroed persistent memory while the interpreter is set up; NULL after (or when full). */
+static void* persist(size_t bytes) {
+  el_micro_arena* a = el_micro_arena_setup();
+  return a != NULL ? el_micro_persist(a, bytes, el_micro_align_for(bytes)) : NULL;
+}
+
 /* The builtin options parser (builtin_options.c) hands its `sg` back to these two. */
 void(el_report)(el_subgraph* sg, const char* fmt, ...) {
   va_list ap;
@@ -69,7 +123,8 @@ void(el_report)(el_subgraph* sg, const char* fmt, ...) {
 }
 
 void* el_options_alloc(el_subgraph* sg, size_t bytes) {
-  return el_micro_persist(&((el_micro_interpreter*)(void*)sg)->arena, bytes, el_micro_align_for(bytes));
+  (void)sg;
+  return persist(bytes);
 }
 
 /* --- the context the kernels see ---------------------------------------------------------- */
@@ -77,68 +132,79 @@ void* el_options_alloc(el_subgraph* sg, size_t bytes) {
 static void report_error(TfLiteContext* ctx, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  forward(ctx->impl_, fmt, ap);
+  forward(((el_micro_call*)ctx->impl_)->mi, fmt, ap);
   va_end(ap);
 }
 
 /* Shapes are static: a kernel may "resize" a tensor only to the shape the model gives it. */
 static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteIntArray* dims) {
+  const el_micro_call* c = ctx->impl_;
   const int same = TfLiteIntArrayEqual(t->dims, dims);
   TfLiteIntArrayFree(dims);
   if (same) return kTfLiteOk;
-  say(ctx->impl_, "Tensor %d would change shape; the micro interpreter keeps the model's shapes.",
-      (int)(t - ctx->tensors));
+  const size_t slot = (size_t)(t - ctx->tensors);
+  say(c->mi, kChanged, slot < ctx->tensors_size ? (int)c->global[slot] : -1);
   return kTfLiteError;
 }
 
 static void* persistent_buffer(TfLiteContext* ctx, size_t bytes) {
-  el_micro_interpreter* mi = ctx->impl_;
-  return el_micro_persist(&mi->arena, bytes, el_micro_align_for(bytes));
+  (void)ctx;
+  return persist(bytes);
 }
 
 /* Requests are recorded in set-up scratch, one record after the other, and planned with the
  * tensors as buffers alive during their node's step. */
 static TfLiteStatus request_scratch(TfLiteContext* ctx, size_t bytes, int* index) {
-  el_micro_interpreter* mi = ctx->impl_;
+  const el_micro_call* c = ctx->impl_;
+  el_micro_interpreter* mi = c->mi;
+  el_micro_arena* a = el_micro_arena_setup();
   el_micro_buffer* rec = NULL;
-  if (mi->preparing && bytes <= INT32_MAX) rec = el_micro_scratch(&mi->arena, sizeof *rec);
-  if (rec == NULL || rec != (el_micro_buffer*)(void*)mi->arena.base + mi->num_scratch) {
+  if (c->preparing && a != NULL && bytes <= INT32_MAX) rec = el_micro_scratch(a, sizeof *rec);
+  if (rec == NULL || rec != (el_micro_buffer*)(void*)a->base + mi->num_scratch) {
     say(mi, "Cannot hold a scratch buffer of %u bytes.", (unsigned)bytes);
     return kTfLiteError;
   }
   rec->bytes = (int32_t)bytes;
-  rec->first = rec->last = mi->preparing - 1;
+  rec->first = rec->last = c->preparing - 1;
   *index = mi->num_scratch++;
   return kTfLiteOk;
 }
 
 static void* scratch_buffer(TfLiteContext* ctx, int index) {
-  el_micro_interpreter* mi = ctx->impl_;
-  if (mi->scratch_offsets == NULL || index < 0 || index >= mi->num_scratch) return NULL;
-  return mi->arena.base + mi->scratch_offsets[index];
+  const el_micro_interpreter* mi = ((el_micro_call*)ctx->impl_)->mi;
+  if (mi->scratch == NULL || index < 0 || index >= mi->num_scratch) return NULL;
+  return mi->scratch[index];
+}
+
+static void call_start(el_micro_call* c, el_micro_interpreter* mi) {
+  static const TfLiteContext kContext = {
+      .ReportError = report_error,
+      .ResizeTensor = resize_tensor,
+      .AllocatePersistentBuffer = persistent_buffer,
+      .RequestScratchBufferInArena = request_scratch,
+      .GetScratchBuffer = scratch_buffer,
+  };
+  memset(c, 0, sizeof *c);
+  c->ctx = kContext;
+  c->ctx.impl_ = c;
+  c->mi = mi;
 }
 
 /* --- reading the model -------------------------------------------------------------------- */
 
-typedef struct reader {
-  el_micro_interpreter* mi;
-  el_fb fb;
-  el_fb_vec opcodes, buffers, tensors;
-} reader;
-
-static const TfLiteIntArray* int_array(const reader* r, const el_fb_vec* v, int present) {
-  return present ? (const TfLiteIntArray*)(const void*)(r->fb.base + v->pos - 4) : &kNoIndices;
+static const TfLiteIntArray* int_array(const el_fb* fb, const el_fb_vec* v, int present) {
+  return present ? (const TfLiteIntArray*)(const void*)(fb->base + v->pos - 4) : &kNoIndices;
 }
 
 /* An int32 vector field as an in-place TfLiteIntArray whose entries are tensor indices
  * (-1 allowed for optional inputs when `optional`); NULL when malformed. */
-static const TfLiteIntArray* index_list(const reader* r, const el_fb_table* t, int id, int optional) {
+static const TfLiteIntArray* index_list(const el_micro_interpreter* mi, const el_fb_table* t, int id, int optional) {
   el_fb_vec v;
   int has = 0;
   if (el_fb_vec_field(t, id, 4, &v, &has) != 0) return NULL;
-  const TfLiteIntArray* a = int_array(r, &v, has);
+  const TfLiteIntArray* a = int_array(&mi->fb, &v, has);
   for (int i = 0; i < a->size; ++i) {
-    if (a->data[i] >= (int)r->tensors.len || a->data[i] < -optional) return NULL;
+    if (a->data[i] >= (int)mi->num_tensors || a->data[i] < -optional) return NULL;
   }
   return a;
 }
@@ -153,28 +219,12 @@ static int zero_point_fits(TfLiteType type, int64_t zp) {
   }
 }
 
-/* The zero points as an int32 TfLiteIntArray without a copy where possible: an all-zero int64
- * vector read in place (its length word, then the first half of its zero bytes), else an earlier
- * tensor's array with these values. */
-static TfLiteIntArray* shared_zero_points(const el_micro_interpreter* mi, int upto, const el_fb_vec* zps) {
-  uint32_t nonzero = 0;
-  while (nonzero < zps->len && el_fb_vec_i64(zps, nonzero) == 0) ++nonzero;
-  if (nonzero == zps->len) return (TfLiteIntArray*)(uintptr_t)(el_fb_vec_data(zps) - 4);
-  for (int j = 0; j < upto; ++j) {
-    const TfLiteTensor* o = &mi->ctx.tensors[j];
-    if (o->quantization.type != kTfLiteAffineQuantization) continue;
-    TfLiteIntArray* zp = ((const TfLiteAffineQuantization*)o->quantization.params)->zero_point;
-    if ((uint32_t)zp->size != zps->len) continue;
-    uint32_t k = 0;
-    while (k < zps->len && zp->data[k] == el_fb_vec_i64(zps, k)) ++k;
-    if (k == zps->len) return zp;
-  }
-  return NULL;
-}
-
-/* TFLite's ParseQuantization: per-tensor or per-axis affine parameters, scales read in place. */
-static TfLiteStatus read_quantization(reader* r, const el_fb_table* tt, int i, TfLiteTensor* t) {
-  el_micro_interpreter* mi = r->mi;
+/* TFLite's ParseQuantization checks: per-tensor or per-axis affine parameters. The scales are
+ * read in place, the zero points too when there is one or all are zero (an int64 vector's
+ * length word, then its first words: the value, or zeros); other zero points are converted into
+ * the interpreter's list while it is set up and found there afterwards. */
+static TfLiteStatus read_quantization(el_micro_interpreter* mi, const el_fb_table* tt, int32_t i, TfLiteTensor* t,
+                                      TfLiteAffineQuantization* aq) {
   el_fb_table q;
   el_fb_vec scales, zps;
   int has = 0, has_scales = 0, has_zps = 0;
@@ -187,7 +237,7 @@ static TfLiteStatus read_quantization(reader* r, const el_fb_table* tt, int i, T
   if (!has || !has_scales || scales.len == 0) return kTfLiteOk;
   const TfLiteIntArray* shape = t->dims;
   if (!has_zps || zps.len != scales.len) {
-    say(mi, "Tensor %d: %u scales and %u zero points.", i, (unsigned)scales.len,
+    say(mi, "Tensor %d: %u scales and %u zero points.", (int)i, (unsigned)scales.len,
         has_zps ? (unsigned)zps.len : 0u);
     return kTfLiteError;
   }
@@ -195,28 +245,37 @@ static TfLiteStatus read_quantization(reader* r, const el_fb_table* tt, int i, T
   if (shape->size == 1 && qdim >= 1 && scales.len > 1 && scales.len == (uint32_t)shape->data[0]) qdim = 0;
   if (qdim < 0 || (shape->size > 0 && qdim >= shape->size) ||
       (scales.len != 1 && shape->size > 0 && scales.len != (uint32_t)shape->data[qdim])) {
-    say(mi, "Tensor %d: quantized_dimension %d does not fit its %u scales.", i, (int)qdim,
+    say(mi, "Tensor %d: quantized_dimension %d does not fit its %u scales.", (int)i, (int)qdim,
         (unsigned)scales.len);
     return kTfLiteError;
   }
   const float* s = (const float*)(const void*)el_fb_vec_data(&scales);
+  uint32_t nonzero = 0;
   for (uint32_t k = 0; k < scales.len; ++k) {
-    if (!(s[k] >= 0.0f && s[k] <= 3.402823466e38f) || !zero_point_fits(t->type, el_fb_vec_i64(&zps, k))) {
-      say(mi, "Tensor %d: scale or zero point %u out of range.", i, (unsigned)k);
+    const int64_t zp = el_fb_vec_i64(&zps, k);
+    if (!(s[k] >= 0.0f && s[k] <= 3.402823466e38f) || !zero_point_fits(t->type, zp)) {
+      say(mi, "Tensor %d: scale or zero point %u out of range.", (int)i, (unsigned)k);
       return kTfLiteError;
     }
+    nonzero += zp != 0;
   }
-  TfLiteAffineQuantization* aq = el_micro_persist(&mi->arena, sizeof *aq, EL_MICRO_WORD);
-  if (aq == NULL) return kTfLiteError;
-  aq->scale = (TfLiteFloatArray*)(uintptr_t)int_array(r, &scales, 1);
-  aq->zero_point = shared_zero_points(mi, i, &zps);
-  if (aq->zero_point == NULL) {
-    aq->zero_point = el_micro_persist(&mi->arena, sizeof(int) * (1 + (size_t)zps.len), EL_MICRO_WORD);
-    if (aq->zero_point == NULL) return kTfLiteError;
-    aq->zero_point->size = (int)zps.len;
-    for (uint32_t k = 0; k < zps.len; ++k) aq->zero_point->data[k] = (int)el_fb_vec_i64(&zps, k);
-  }
+  aq->scale = (TfLiteFloatArray*)(uintptr_t)int_array(&mi->fb, &scales, 1);
+  aq->zero_point = (TfLiteIntArray*)(uintptr_t)int_array(&mi->fb, &zps, 1);
   aq->quantized_dimension = qdim;
+  if (nonzero > 0 && zps.len > 1) {
+    const el_micro_zp_list* z = mi->zero_points;
+    while (z != NULL && z->tensor != i) z = z->next;
+    if (z == NULL) {
+      el_micro_zp_list* made = persist(sizeof *made + sizeof(int) * (1 + (size_t)zps.len));
+      if (made == NULL) return kTfLiteError;
+      made->next = mi->zero_points;
+      made->tensor = i;
+      made->values[0] = (int)zps.len;
+      for (uint32_t k = 0; k < zps.len; ++k) made->values[1 + k] = (int)el_fb_vec_i64(&zps, k);
+      mi->zero_points = z = made;
+    }
+    aq->zero_point = (TfLiteIntArray*)(uintptr_t)z->values;
+  }
   t->quantization.type = kTfLiteAffineQuantization;
   t->quantization.params = aq;
   if (scales.len == 1) {
@@ -227,22 +286,22 @@ static TfLiteStatus read_quantization(reader* r, const el_fb_table* tt, int i, T
 }
 
 /* The bytes of buffer `index`: inline data, or the offset/size form past the flatbuffer. */
-static int buffer_data(const reader* r, uint32_t index, const uint8_t** data, size_t* size) {
+static int buffer_data(const el_fb* fb, uint32_t index, const uint8_t** data, size_t* size) {
+  el_fb_table root, b;
+  el_fb_vec buffers, v;
+  int has = 0;
+  uint64_t off = 0, len = 0;
   *data = NULL;
   *size = 0;
   if (index == 0) return 0;
-  el_fb_table b;
-  el_fb_vec v;
-  int has = 0;
-  uint64_t off = 0, len = 0;
-  if (index >= r->buffers.len || el_fb_vec_table(&r->buffers, index, &b) != 0 ||
-      el_fb_vec_field(&b, 0, 1, &v, &has) != 0 || el_fb_u64(&b, 1, 0, &off) != 0 ||
-      el_fb_u64(&b, 2, 0, &len) != 0) {
+  if (el_fb_root(fb, &root) != 0 || el_fb_vec_field(&root, 4, 4, &buffers, &has) != 0 || index >= buffers.len ||
+      el_fb_vec_table(&buffers, index, &b) != 0 || el_fb_vec_field(&b, 0, 1, &v, &has) != 0 ||
+      el_fb_u64(&b, 1, 0, &off) != 0 || el_fb_u64(&b, 2, 0, &len) != 0) {
     return -1;
   }
   if (off > 1) {
-    if (off > r->fb.size || len > r->fb.size - off) return -1;
-    *data = r->fb.base + off;
+    if (off > fb->size || len > fb->size - off) return -1;
+    *data = fb->base + off;
     *size = (size_t)len;
   } else if (has && v.len > 0) {
     *data = el_fb_vec_data(&v);
@@ -251,78 +310,99 @@ static int buffer_data(const reader* r, uint32_t index, const uint8_t** data, si
   return 0;
 }
 
-static TfLiteStatus read_tensor(reader* r, int i) {
-  el_micro_interpreter* mi = r->mi;
-  TfLiteTensor* t = &mi->ctx.tensors[i];
+/* Tensor `i` as a kernel sees it, read from the model and checked as TFLite checks it: type,
+ * shape (in place), bytes, quantization and, for a constant, its data in place (or the aligned
+ * copy the interpreter keeps); an activation's or variable's data is where the interpreter put
+ * it (NULL before the plan). `*variable` tells a variable tensor. The set-up and every kernel
+ * call read tensors this way, so both see the same tensor. */
+static TfLiteStatus describe(el_micro_interpreter* mi, int32_t i, TfLiteTensor* t, TfLiteAffineQuantization* aq,
+                             uint8_t* variable) {
+  const el_fb_vec tensors = {&mi->fb, mi->tensors_pos, mi->num_tensors};
   el_fb_table tt;
   el_fb_vec shape;
   int has_shape = 0;
   int8_t raw_type = 0;
-  uint8_t variable = 0;
   uint32_t buffer = 0;
-  if (el_fb_vec_table(&r->tensors, (uint32_t)i, &tt) != 0 || el_fb_vec_field(&tt, 0, 4, &shape, &has_shape) != 0 ||
+  memset(t, 0, sizeof *t);
+  memset(aq, 0, sizeof *aq);
+  if (el_fb_vec_table(&tensors, (uint32_t)i, &tt) != 0 || el_fb_vec_field(&tt, 0, 4, &shape, &has_shape) != 0 ||
       el_fb_i8(&tt, 1, 0, &raw_type) != 0 || el_fb_u32(&tt, 2, 0, &buffer) != 0 ||
-      el_fb_u8(&tt, 5, 0, &variable) != 0) {
+      el_fb_u8(&tt, 5, 0, variable) != 0) {
     return kTfLiteError;
   }
   const int type = el_convert_tensor_type(raw_type);
   size_t elem = 0;
   if (type < 0 || type == kTfLiteInt4 || TfLiteTypeSizeOf((TfLiteType)type, &elem) != kTfLiteOk || elem == 0 ||
       el_fb_has(&tt, 6)) {
-    say(mi, "Tensor %d: type %d or sparsity is not supported by the micro interpreter.", i, (int)raw_type);
+    say(mi, "Tensor %d: type %d or sparsity is not supported by the micro interpreter.", (int)i, (int)raw_type);
     return kTfLiteError;
   }
   t->type = (TfLiteType)type;
-  t->dims = (TfLiteIntArray*)(uintptr_t)int_array(r, &shape, has_shape);
+  t->dims = (TfLiteIntArray*)(uintptr_t)int_array(&mi->fb, &shape, has_shape);
   uint64_t bytes = elem;
   for (int d = 0; d < t->dims->size; ++d) {
     if (t->dims->data[d] < 0) return kTfLiteError;
     bytes *= (uint64_t)t->dims->data[d];
     if (bytes > INT32_MAX) {
-      say(mi, "Tensor %d is larger than 2 GB.", i);
+      say(mi, "Tensor %d is larger than 2 GB.", (int)i);
       return kTfLiteError;
     }
   }
   t->bytes = (size_t)bytes;
-  if (read_quantization(r, &tt, i, t) != kTfLiteOk) return kTfLiteError;
-
+  if (read_quantization(mi, &tt, i, t, aq) != kTfLiteOk) return kTfLiteError;
   const uint8_t* data = NULL;
   size_t size = 0;
-  if (buffer_data(r, buffer, &data, &size) != 0) return kTfLiteError;
+  if (buffer_data(&mi->fb, buffer, &data, &size) != 0) return kTfLiteError;
+  t->allocation_type = *variable ? kTfLiteArenaRwPersistent : kTfLiteArenaRw;
   if (data != NULL) {
-    if (variable || size < t->bytes) {
-      say(mi, "Constant tensor %d needs %u bytes but its buffer holds %u.", i, (unsigned)t->bytes,
+    if (*variable || size < t->bytes) {
+      say(mi, "Constant tensor %d needs %u bytes but its buffer holds %u.", (int)i, (unsigned)t->bytes,
           (unsigned)size);
       return kTfLiteError;
     }
     t->allocation_type = kTfLiteMmapRo;
     t->data.raw_const = (const char*)data;
-    if (((uintptr_t)data & (elem - 1)) != 0) { /* kernels read through typed pointers */
-      void* copy = el_micro_persist(&mi->arena, t->bytes, EL_MICRO_ALIGN);
-      if (copy == NULL) return kTfLiteError;
-      memcpy(copy, data, t->bytes);
-      t->data.raw = copy;
-    }
-    return kTfLiteOk;
   }
-  if (variable) { /* state across invokes, starting at the zero point as TFLite resets it */
-    t->allocation_type = kTfLiteArenaRwPersistent;
-    t->data.raw = el_micro_persist(&mi->arena, t->bytes, EL_MICRO_ALIGN);
-    if (t->data.raw == NULL) return kTfLiteError;
-    if (t->type == kTfLiteInt8) memset(t->data.raw, t->params.zero_point, t->bytes);
-    return kTfLiteOk;
-  }
-  t->allocation_type = kTfLiteArenaRw;
+  if (mi->tensors[i].data != NULL) t->data.data = mi->tensors[i].data;
   return kTfLiteOk;
 }
 
-static const TfLiteRegistration* resolve(reader* r, uint32_t opcode_index, int32_t* code) {
+/* Reads every tensor once: the checks, and where a tensor's data is not in the model, its
+ * persistent place (variables; constants the model does not align for their type). */
+static TfLiteStatus read_tensors(el_micro_interpreter* mi) {
+  for (int32_t i = 0; i < (int32_t)mi->num_tensors; ++i) {
+    TfLiteTensor t;
+    TfLiteAffineQuantization aq;
+    uint8_t variable = 0;
+    size_t elem = 0;
+    if (describe(mi, i, &t, &aq, &variable) != kTfLiteOk) {
+      say(mi, "Tensor %d is invalidly specified in schema, or the arena is too small.", (int)i);
+      return kTfLiteError;
+    }
+    (void)TfLiteTypeSizeOf(t.type, &elem);
+    const int misaligned = t.allocation_type == kTfLiteMmapRo && ((uintptr_t)t.data.raw_const & (elem - 1)) != 0;
+    if (!variable && !misaligned) continue;
+    void* place = persist(t.bytes ? t.bytes : 1); /* kernels read through typed pointers */
+    if (place == NULL) {
+      say(mi, kTooSmall);
+      return kTfLiteError;
+    }
+    if (misaligned) memcpy(place, t.data.raw_const, t.bytes);
+    /* State across invokes starts at the zero point, as TFLite resets it. */
+    if (variable && t.type == kTfLiteInt8) memset(place, t.params.zero_point, t.bytes);
+    mi->tensors[i].data = place;
+  }
+  return kTfLiteOk;
+}
+
+static const TfLiteRegistration* resolve(el_micro_interpreter* mi, const el_fb_vec* opcodes, uint32_t opcode_index,
+                                         int32_t* code) {
   el_fb_table oc;
   int8_t deprecated = 0;
   int32_t version = 1;
   const char* name = NULL;
   uint32_t name_len = 0;
-  if (opcode_index >= r->opcodes.len || el_fb_vec_table(&r->opcodes, opcode_index, &oc) != 0 ||
+  if (opcode_index >= opcodes->len || el_fb_vec_table(opcodes, opcode_index, &oc) != 0 ||
       el_fb_i8(&oc, 0, 0, &deprecated) != 0 || el_fb_string_field(&oc, 1, &name, &name_len) != 0 ||
       el_fb_i32(&oc, 2, 1, &version) != 0 || el_fb_i32(&oc, 3, 0, code) != 0) {
     return NULL;
@@ -331,31 +411,14 @@ static const TfLiteRegistration* resolve(reader* r, uint32_t opcode_index, int32
   const TfLiteRegistration* reg = NULL;
   if (*code == EL_BUILTIN_CUSTOM) {
     if (name != NULL) reg = el_kernels_lookup_custom(name, version, EL_TIER_REFERENCE);
-    if (reg == NULL) say(r->mi, "Didn't find custom op '%s' version '%d' in this build's op selection.",
+    if (reg == NULL) say(mi, "Didn't find custom op '%s' version '%d' in this build's op selection.",
                          name ? name : "", (int)version);
   } else {
     reg = el_kernels_lookup(*code, version, EL_TIER_REFERENCE);
-    if (reg == NULL) say(r->mi, "Didn't find op for builtin opcode %d version '%d': not in this build's op "
+    if (reg == NULL) say(mi, "Didn't find op for builtin opcode %d version '%d': not in this build's op "
                          "selection.", (int)*code, (int)version);
   }
   return reg;
-}
-
-static TfLiteNode node_view(const el_micro_node* n) {
-  TfLiteNode node;
-  memset(&node, 0, sizeof node);
-  node.inputs = (TfLiteIntArray*)(uintptr_t)n->inputs;
-  node.outputs = (TfLiteIntArray*)(uintptr_t)n->outputs;
-  node.intermediates = (TfLiteIntArray*)(uintptr_t)(n->intermediates ? n->intermediates : &kNoIndices);
-  node.temporaries = (TfLiteIntArray*)(uintptr_t)&kNoIndices;
-  node.user_data = n->user_data;
-  if (n->intermediates != NULL) {
-    node.builtin_data = (void*)(uintptr_t)n->data;
-  } else if (n->data != NULL) {
-    node.custom_initial_data = (const uint8_t*)n->data + 4;
-    node.custom_initial_data_size = (int)el_fb_load_u32(n->data);
-  }
-  return node;
 }
 
 static const char* op_name(const el_micro_node* n) {
@@ -363,9 +426,12 @@ static const char* op_name(const el_micro_node* n) {
   return s != NULL ? s : "custom";
 }
 
+static const TfLiteIntArray* intermediates(const el_micro_node* n) {
+  return n->intermediates != NULL ? n->intermediates : &kNoIndices;
+}
+
 /* Reads operator `i` into its node and runs the kernel's init. */
-static TfLiteStatus read_node(reader* r, const el_fb_vec* ops, int i) {
-  el_micro_interpreter* mi = r->mi;
+static TfLiteStatus read_node(el_micro_interpreter* mi, const el_fb_vec* opcodes, const el_fb_vec* ops, int i) {
   el_micro_node* n = &mi->nodes[i];
   el_fb_table ot;
   uint32_t opcode_index = 0;
@@ -377,17 +443,13 @@ static TfLiteStatus read_node(reader* r, const el_fb_vec* ops, int i) {
       el_fb_table_field(&ot, 4, &od.builtin_options, &od.has_builtin_options) != 0) {
     return kTfLiteError;
   }
-  n->inputs = index_list(r, &ot, 1, 1);
-  n->outputs = index_list(r, &ot, 2, 0);
-  n->intermediates = index_list(r, &ot, 8, 0);
+  n->inputs = index_list(mi, &ot, 1, 1);
+  n->outputs = index_list(mi, &ot, 2, 0);
+  n->intermediates = index_list(mi, &ot, 8, 0);
   if (n->inputs == NULL || n->outputs == NULL || n->intermediates == NULL) return kTfLiteError;
-  for (int k = 0; k < n->outputs->size; ++k) {
-    if (mi->ctx.tensors[n->outputs->data[k]].allocation_type == kTfLiteMmapRo) {
-      say(mi, "Operator %d writes the constant tensor %d.", i, n->outputs->data[k]);
-      return kTfLiteError;
-    }
-  }
-  n->reg = resolve(r, opcode_index, &code);
+  const int entries = n->inputs->size + n->outputs->size + n->intermediates->size;
+  if (entries > mi->wide_slots) mi->wide_slots = entries;
+  n->reg = resolve(mi, opcodes, opcode_index, &code);
   if (n->reg == NULL || n->reg->invoke == NULL) return kTfLiteError;
   const char* init_data = NULL;
   size_t init_size = 0;
@@ -405,22 +467,24 @@ static TfLiteStatus read_node(reader* r, const el_fb_vec* ops, int i) {
     n->data = options;
     init_data = options;
   }
-  if (n->reg->init != NULL) n->user_data = n->reg->init(&mi->ctx, init_data, init_size);
+  if (n->reg->init != NULL) {
+    el_micro_call c; /* init has no node, so no tensors */
+    call_start(&c, mi);
+    n->user_data = n->reg->init(&c.ctx, init_data, init_size);
+  }
   return kTfLiteOk;
 }
 
-static TfLiteStatus read_model(reader* r) {
-  el_micro_interpreter* mi = r->mi;
+static TfLiteStatus read_model(el_micro_interpreter* mi) {
   el_fb_table root, sg;
-  el_fb_vec subgraphs, ops;
-  int has = 0, has_ops = 0, has_tensors = 0;
+  el_fb_vec subgraphs, opcodes, tensors, ops;
+  int has = 0;
   uint32_t version = 0;
-  if (r->fb.size < 8 || memcmp(r->fb.base + 4, "TFL3", 4) != 0 || el_fb_root(&r->fb, &root) != 0 ||
-      el_fb_u32(&root, 0, 0, &version) != 0 || el_fb_vec_field(&root, 1, 4, &r->opcodes, &has) != 0 ||
-      el_fb_vec_field(&root, 4, 4, &r->buffers, &has) != 0 || el_fb_vec_field(&root, 2, 4, &subgraphs, &has) != 0 ||
-      subgraphs.len == 0 || el_fb_vec_table(&subgraphs, 0, &sg) != 0 ||
-      el_fb_vec_field(&sg, 0, 4, &r->tensors, &has_tensors) != 0 ||
-      el_fb_vec_field(&sg, 3, 4, &ops, &has_ops) != 0 || r->tensors.len > INT32_MAX / sizeof(TfLiteTensor) ||
+  if (mi->fb.size < 8 || memcmp(mi->fb.base + 4, "TFL3", 4) != 0 || el_fb_root(&mi->fb, &root) != 0 ||
+      el_fb_u32(&root, 0, 0, &version) != 0 || el_fb_vec_field(&root, 1, 4, &opcodes, &has) != 0 ||
+      el_fb_vec_field(&root, 2, 4, &subgraphs, &has) != 0 || subgraphs.len == 0 ||
+      el_fb_vec_table(&subgraphs, 0, &sg) != 0 || el_fb_vec_field(&sg, 0, 4, &tensors, &has) != 0 ||
+      el_fb_vec_field(&sg, 3, 4, &ops, &has) != 0 || tensors.len > INT32_MAX / sizeof(el_micro_tensor) ||
       ops.len > INT32_MAX / sizeof(el_micro_node)) {
     say(mi, "The model is not a valid Flatbuffer buffer.");
     return kTfLiteError;
@@ -430,36 +494,116 @@ static TfLiteStatus read_model(reader* r) {
         EL_SCHEMA_VERSION);
     return kTfLiteError;
   }
-  mi->inputs = index_list(r, &sg, 1, 0);
-  mi->outputs = index_list(r, &sg, 2, 0);
-  mi->ctx.tensors_size = r->tensors.len;
+  mi->tensors_pos = tensors.pos;
+  mi->num_tensors = tensors.len;
+  mi->inputs = index_list(mi, &sg, 1, 0);
+  mi->outputs = index_list(mi, &sg, 2, 0);
   mi->num_nodes = (int32_t)ops.len;
-  mi->ctx.tensors = el_micro_persist(&mi->arena, sizeof(TfLiteTensor) * r->tensors.len, EL_MICRO_WORD);
-  mi->nodes = el_micro_persist(&mi->arena, sizeof(el_micro_node) * ops.len, EL_MICRO_WORD);
-  if (mi->inputs == NULL || mi->outputs == NULL || (r->tensors.len && mi->ctx.tensors == NULL) ||
+  mi->tensors = persist(sizeof(el_micro_tensor) * tensors.len);
+  mi->nodes = persist(sizeof(el_micro_node) * ops.len);
+  if (mi->inputs == NULL || mi->outputs == NULL || (tensors.len && mi->tensors == NULL) ||
       (ops.len && mi->nodes == NULL)) {
     say(mi, "The model's graph is malformed or does not fit the arena.");
     return kTfLiteError;
   }
-  for (int i = 0; i < (int)r->tensors.len; ++i) {
-    if (read_tensor(r, i) != kTfLiteOk) {
-      say(mi, "Tensor %d is invalidly specified in schema, or the arena is too small.", i);
-      return kTfLiteError;
-    }
-  }
-  for (int k = 0; k < mi->inputs->size; ++k) {
-    if (mi->ctx.tensors[mi->inputs->data[k]].allocation_type != kTfLiteArenaRw) {
-      say(mi, "Graph input %d is not a plain activation tensor.", mi->inputs->data[k]);
-      return kTfLiteError;
-    }
-  }
+  if (read_tensors(mi) != kTfLiteOk) return kTfLiteError;
   for (int i = 0; i < mi->num_nodes; ++i) {
-    if (read_node(r, &ops, i) != kTfLiteOk) {
+    if (read_node(mi, &opcodes, &ops, i) != kTfLiteOk) {
       say(mi, "Operator %d is invalidly specified in schema, or the arena is too small.", i);
       return kTfLiteError;
     }
   }
+  if (mi->wide_slots <= EL_MICRO_STACK_SLOTS) {
+    mi->wide_slots = 0;
+  } else if ((mi->wide = persist(EL_MICRO_WINDOW_BYTES((size_t)mi->wide_slots))) == NULL) {
+    say(mi, kTooSmall);
+    return kTfLiteError;
+  }
   return kTfLiteOk;
+}
+
+/* --- running a kernel --------------------------------------------------------------------- */
+
+/* Writes `list` renumbered into the window (`out`: a TfLiteIntArray), reading each tensor that is
+ * not yet in it; a tensor listed twice gets one slot, as it is one tensor. */
+static TfLiteStatus renumber(el_micro_interpreter* mi, const TfLiteIntArray* list, int* out,
+                             const el_micro_window* w, int* k) {
+  out[0] = list->size;
+  for (int j = 0; j < list->size; ++j) {
+    const int32_t g = list->data[j];
+    int s = 0;
+    uint8_t variable = 0;
+    while (s < *k && w->global[s] != g) ++s;
+    if (g < 0) {
+      s = -1;
+    } else if (s == *k) {
+      if (describe(mi, g, &w->tensors[s], &w->quant[s], &variable) != kTfLiteOk) return kTfLiteError;
+      w->global[(*k)++] = g;
+    }
+    out[1 + j] = s;
+  }
+  return kTfLiteOk;
+}
+
+/* Runs node `i`'s prepare (`preparing`) or invoke on a window of its tensors: on the stack, or
+ * the interpreter's wide window for a node with more index list entries. */
+static TfLiteStatus run_node(el_micro_interpreter* mi, int i, int preparing) {
+  el_micro_node* n = &mi->nodes[i];
+  uint64_t stack_window[(EL_MICRO_WINDOW_BYTES(EL_MICRO_STACK_SLOTS) + 7) / 8];
+  const TfLiteIntArray* lists[3] = {n->inputs, n->outputs, intermediates(n)};
+  const int entries = lists[0]->size + lists[1]->size + lists[2]->size;
+  const size_t slots = entries > EL_MICRO_STACK_SLOTS ? (size_t)mi->wide_slots : EL_MICRO_STACK_SLOTS;
+  el_micro_window w;
+  w.tensors = entries > EL_MICRO_STACK_SLOTS ? mi->wide : (void*)stack_window;
+  w.quant = (TfLiteAffineQuantization*)(void*)(w.tensors + slots);
+  w.global = (int32_t*)(void*)(w.quant + slots);
+  w.lists = (int*)(w.global + slots);
+  TfLiteNode node;
+  memset(&node, 0, sizeof node);
+  TfLiteIntArray** views[3] = {&node.inputs, &node.outputs, &node.intermediates};
+  int k = 0;
+  int* at = w.lists;
+  for (int l = 0; l < 3; ++l) {
+    if (renumber(mi, lists[l], at, &w, &k) != kTfLiteOk) return kTfLiteError;
+    *views[l] = (TfLiteIntArray*)(void*)at;
+    at += 1 + lists[l]->size;
+  }
+  for (int s = 0; s < node.outputs->size; ++s) {
+    if (w.tensors[node.outputs->data[s]].allocation_type == kTfLiteMmapRo) {
+      say(mi, "Operator %d writes the constant tensor %d.", i, n->outputs->data[s]);
+      return kTfLiteError;
+    }
+  }
+  node.temporaries = (TfLiteIntArray*)(uintptr_t)&kNoIndices;
+  node.user_data = n->user_data;
+  if (n->intermediates != NULL) {
+    node.builtin_data = (void*)(uintptr_t)n->data;
+  } else if (n->data != NULL) {
+    node.custom_initial_data = (const uint8_t*)n->data + 4;
+    node.custom_initial_data_size = (int)el_fb_load_u32(n->data);
+  }
+  el_micro_call c;
+  call_start(&c, mi);
+  c.ctx.tensors = w.tensors;
+  c.ctx.tensors_size = (size_t)k;
+  c.global = w.global;
+  c.preparing = preparing ? i + 1 : 0;
+  TfLiteStatus st = preparing ? n->reg->prepare(&c.ctx, &node) : n->reg->invoke(&c.ctx, &node);
+  if (!preparing) return st;
+  n->user_data = node.user_data;
+  /* What a kernel writes into the window's tensors ends with the call: it may set only what the
+   * model already says (a changed type would not fit the tensor's bytes). */
+  for (int s = 0; s < k && st == kTfLiteOk; ++s) {
+    TfLiteTensor t;
+    TfLiteAffineQuantization aq;
+    uint8_t variable = 0;
+    st = describe(mi, w.global[s], &t, &aq, &variable);
+    if (st == kTfLiteOk && (w.tensors[s].type != t.type || w.tensors[s].allocation_type != t.allocation_type)) {
+      say(mi, kChanged, (int)w.global[s]);
+      st = kTfLiteError;
+    }
+  }
+  return st;
 }
 
 /* --- preparing and planning --------------------------------------------------------------- */
@@ -467,21 +611,13 @@ static TfLiteStatus read_model(reader* r) {
 static TfLiteStatus prepare_nodes(el_micro_interpreter* mi) {
   for (int i = 0; i < mi->num_nodes; ++i) {
     el_micro_node* n = &mi->nodes[i];
-    if (n->reg->prepare == NULL) continue;
-    TfLiteNode node = node_view(n);
-    mi->preparing = i + 1;
-    const TfLiteStatus st = n->reg->prepare(&mi->ctx, &node);
-    mi->preparing = 0;
-    n->user_data = node.user_data;
-    if (st != kTfLiteOk) {
+    if (n->reg->prepare != NULL && run_node(mi, i, 1) != kTfLiteOk) {
       say(mi, "Node number %d (%s) failed to prepare.", i, op_name(n));
       return kTfLiteError;
     }
   }
   return kTfLiteOk;
 }
-
-static int is_planned(const TfLiteTensor* t) { return t->allocation_type == kTfLiteArenaRw; }
 
 /* The first and last step that use tensor `t`: graph inputs from step 0, graph outputs past the
  * last step (so they outlive every other buffer). */
@@ -490,7 +626,7 @@ static void lifetime(const el_micro_interpreter* mi, int t, el_micro_buffer* b) 
   b->last = -1;
   for (int32_t s = 0; s < mi->num_nodes; ++s) {
     const el_micro_node* nd = &mi->nodes[s];
-    const TfLiteIntArray* lists[3] = {nd->inputs, nd->outputs, nd->intermediates};
+    const TfLiteIntArray* lists[3] = {nd->inputs, nd->outputs, intermediates(nd)};
     for (int l = 0; l < 3; ++l) {
       for (int k = 0; k < lists[l]->size; ++k) {
         if (lists[l]->data[k] != t) continue;
@@ -514,36 +650,66 @@ static void lifetime(const el_micro_interpreter* mi, int t, el_micro_buffer* b) 
 }
 
 /* The activation tensors' lifetimes (after the scratch records already in set-up scratch), the
- * greedy plan, and the tensors' and scratch buffers' addresses. */
-static TfLiteStatus plan(el_micro_interpreter* mi) {
-  el_micro_arena* a = &mi->arena;
+ * greedy plan, and the tensors' and scratch buffers' places. */
+static TfLiteStatus plan(el_micro_interpreter* mi, el_micro_arena* a) {
+  const int32_t ns = mi->num_scratch;
   int32_t nt = 0;
-  for (size_t i = 0; i < mi->ctx.tensors_size; ++i) nt += is_planned(&mi->ctx.tensors[i]);
-  const int32_t ns = mi->num_scratch, n = nt + ns;
   el_micro_buffer* all = (el_micro_buffer*)(void*)a->base;
-  el_micro_buffer* tb = el_micro_scratch(a, sizeof(el_micro_buffer) * (size_t)nt);
-  int32_t* order = el_micro_scratch(a, sizeof(int32_t) * (size_t)n);
-  if (ns > 0) mi->scratch_offsets = el_micro_persist(a, sizeof(int32_t) * (size_t)ns, EL_MICRO_WORD);
-  if ((nt > 0 && (tb == NULL || tb != all + ns)) || (n > 0 && order == NULL) ||
-      (ns > 0 && mi->scratch_offsets == NULL)) {
-    say(mi, "The arena is too small to plan the activations.");
-    return kTfLiteError;
+  for (int32_t i = 0; i < (int32_t)mi->num_tensors; ++i) {
+    TfLiteTensor t;
+    TfLiteAffineQuantization aq;
+    uint8_t variable = 0;
+    if (describe(mi, i, &t, &aq, &variable) != kTfLiteOk) return kTfLiteError;
+    if (t.allocation_type != kTfLiteArenaRw) continue;
+    el_micro_buffer* b = el_micro_scratch(a, sizeof *b);
+    if (b == NULL || b != all + ns + nt) {
+      say(mi, kTooSmall);
+      return kTfLiteError;
+    }
+    b->bytes = (int32_t)t.bytes;
+    lifetime(mi, i, b); /* may zero the bytes */
+    ++nt;
   }
-  for (int i = 0, k = 0; i < (int)mi->ctx.tensors_size; ++i) {
-    if (!is_planned(&mi->ctx.tensors[i])) continue;
-    tb[k].bytes = (int32_t)mi->ctx.tensors[i].bytes;
-    lifetime(mi, i, &tb[k++]);  /* may zero the bytes */
+  const int32_t n = nt + ns;
+  int32_t* order = el_micro_scratch(a, sizeof(int32_t) * (size_t)n);
+  if (n > 0 && order == NULL) {
+    say(mi, kTooSmall);
+    return kTfLiteError;
   }
   mi->activations = el_micro_plan(all, n, order);
-  if (mi->activations > a->tail) {
-    say(mi, "The arena is too small: the activations need %u bytes, %u are left.", (unsigned)mi->activations,
-        (unsigned)a->tail);
+  /* The planned tensors again, in the same order, for their places. */
+  for (int32_t i = 0, k = ns; i < (int32_t)mi->num_tensors; ++i) {
+    TfLiteTensor t;
+    TfLiteAffineQuantization aq;
+    uint8_t variable = 0;
+    if (describe(mi, i, &t, &aq, &variable) != kTfLiteOk) return kTfLiteError;
+    if (t.allocation_type == kTfLiteArenaRw) mi->tensors[i].data = a->base + all[k++].offset;
+  }
+  if (ns > 0 && (mi->scratch = persist(sizeof(void*) * (size_t)ns)) == NULL) {
+    say(mi, kTooSmall);
     return kTfLiteError;
   }
-  for (int i = 0, k = 0; i < (int)mi->ctx.tensors_size; ++i) {
-    if (is_planned(&mi->ctx.tensors[i])) mi->ctx.tensors[i].data.raw = (char*)a->base + tb[k++].offset;
+  for (int32_t k = 0; k < ns; ++k) mi->scratch[k] = a->base + all[k].offset;
+  el_micro_scratch_reset(a); /* the records are done with: the activations take their place */
+  return kTfLiteOk;
+}
+
+/* The graph inputs' and outputs' TfLiteTensors, once their data has its place. */
+static TfLiteStatus make_io(el_micro_interpreter* mi) {
+  const int ni = mi->inputs->size, n = ni + mi->outputs->size;
+  if (n > 0 && (mi->io = persist(sizeof(el_micro_io) * (size_t)n)) == NULL) {
+    say(mi, kTooSmall);
+    return kTfLiteError;
   }
-  for (int32_t i = 0; i < ns; ++i) mi->scratch_offsets[i] = all[i].offset;
+  for (int k = 0; k < n; ++k) {
+    const int32_t g = k < ni ? mi->inputs->data[k] : mi->outputs->data[k - ni];
+    uint8_t variable = 0;
+    if (describe(mi, g, &mi->io[k].tensor, &mi->io[k].quant, &variable) != kTfLiteOk) return kTfLiteError;
+    if (k < ni && mi->io[k].tensor.allocation_type != kTfLiteArenaRw) {
+      say(mi, "Graph input %d is not a plain activation tensor.", (int)g);
+      return kTfLiteError;
+    }
+  }
   return kTfLiteOk;
 }
 
@@ -551,6 +717,7 @@ el_micro_interpreter* el_micro_interpreter_create(const void* model, size_t mode
                                                   size_t arena_bytes, el_micro_report_fn report,
                                                   void* report_user) {
   el_micro_interpreter probe;
+  el_micro_arena setup; /* the arena's bookkeeping, needed only while the interpreter is built */
   memset(&probe, 0, sizeof probe);
   probe.report = report;
   probe.report_user = report_user;
@@ -560,46 +727,49 @@ el_micro_interpreter* el_micro_interpreter_create(const void* model, size_t mode
     say(&probe, "The model buffer must be 4-byte aligned and the arena given.");
     return NULL;
   }
-  el_micro_arena_init(&probe.arena, (uint8_t*)at, (arena_bytes - lead) & ~(size_t)(EL_MICRO_ALIGN - 1));
-  el_micro_interpreter* mi = el_micro_persist(&probe.arena, sizeof *mi, EL_MICRO_ALIGN);
+  el_micro_arena_init(&setup, (uint8_t*)at, (arena_bytes - lead) & ~(size_t)(EL_MICRO_ALIGN - 1));
+  el_micro_interpreter* mi = el_micro_persist(&setup, sizeof *mi, EL_MICRO_ALIGN);
   if (mi == NULL) {
-    say(&probe, "The arena is too small.");
+    say(&probe, kTooSmall);
     return NULL;
   }
   *mi = probe;
-  mi->ctx.impl_ = mi;
-  mi->ctx.ReportError = report_error;
-  mi->ctx.ResizeTensor = resize_tensor;
-  mi->ctx.AllocatePersistentBuffer = persistent_buffer;
-  mi->ctx.RequestScratchBufferInArena = request_scratch;
-  mi->ctx.GetScratchBuffer = scratch_buffer;
-  mi->ctx.recommended_num_threads = 1;
-  el_micro_arena_bind(&mi->arena);
-  reader r;
-  memset(&r, 0, sizeof r);
-  r.mi = mi;
-  r.fb.base = model;
-  r.fb.size = model_bytes;
-  const TfLiteStatus st = read_model(&r) == kTfLiteOk && prepare_nodes(mi) == kTfLiteOk ? plan(mi) : kTfLiteError;
-  mi->arena.frozen = 1;
+  mi->fb.base = model;
+  mi->fb.size = model_bytes;
+  el_micro_arena_bind(&setup);
+  TfLiteStatus st = read_model(mi) == kTfLiteOk && prepare_nodes(mi) == kTfLiteOk && plan(mi, &setup) == kTfLiteOk
+                        ? make_io(mi) : kTfLiteError;
   el_micro_arena_bind(NULL);
+  /* The plan's records are set-up scratch: the activations take their place; the persistent
+   * blocks made after the plan must leave room for them. */
+  if (st == kTfLiteOk && mi->activations > setup.tail) {
+    say(mi, "The arena is too small: the activations need %u bytes, %u are left.", (unsigned)mi->activations,
+        (unsigned)setup.tail);
+    st = kTfLiteError;
+  }
   if (st != kTfLiteOk) return NULL;
-  const size_t head = mi->activations > mi->arena.head_peak ? mi->activations : mi->arena.head_peak;
+  mi->arena_bytes = setup.cap;
+  mi->persistent = setup.cap - setup.tail;
+  mi->init_scratch = setup.head_peak;
+  mi->alloc_calls = setup.calls;
+  const size_t need = mi->activations + mi->persistent > setup.peak ? mi->activations + mi->persistent : setup.peak;
   /* The buffer's usable size is a multiple of the alignment, so a smaller one would not do. */
-  mi->used = lead + ((head + (mi->arena.cap - mi->arena.tail) + EL_MICRO_ALIGN - 1) & ~(size_t)(EL_MICRO_ALIGN - 1));
-  el_micro_scratch_reset(&mi->arena);
+  mi->used = lead + ((need + EL_MICRO_ALIGN - 1) & ~(size_t)(EL_MICRO_ALIGN - 1));
   return mi;
 }
 
 TfLiteStatus el_micro_invoke(el_micro_interpreter* mi) {
-  el_micro_arena_bind(&mi->arena);
+  el_micro_arena none; /* heap calls are counted and refused during invoke */
+  el_micro_arena_init(&none, NULL, 0);
+  none.frozen = 1;
+  el_micro_arena_bind(&none);
   TfLiteStatus st = kTfLiteOk;
   for (int i = 0; i < mi->num_nodes && st == kTfLiteOk; ++i) {
-    TfLiteNode node = node_view(&mi->nodes[i]);
-    st = mi->nodes[i].reg->invoke(&mi->ctx, &node);
+    st = run_node(mi, i, 0);
     if (st != kTfLiteOk) say(mi, "Node number %d (%s) failed to invoke.", i, op_name(&mi->nodes[i]));
   }
   el_micro_arena_bind(NULL);
+  mi->alloc_calls += none.calls;
   return st;
 }
 
@@ -607,20 +777,21 @@ size_t el_micro_num_inputs(const el_micro_interpreter* mi) { return (size_t)mi->
 size_t el_micro_num_outputs(const el_micro_interpreter* mi) { return (size_t)mi->outputs->size; }
 
 TfLiteTensor* el_micro_input(el_micro_interpreter* mi, size_t i) {
-  return i < (size_t)mi->inputs->size ? &mi->ctx.tensors[mi->inputs->data[i]] : NULL;
+  return i < (size_t)mi->inputs->size ? &mi->io[i].tensor : NULL;
 }
 
 const TfLiteTensor* el_micro_output(const el_micro_interpreter* mi, size_t i) {
-  return i < (size_t)mi->outputs->size ? &mi->ctx.tensors[mi->outputs->data[i]] : NULL;
+  return i < (size_t)mi->outputs->size ? &mi->io[(size_t)mi->inputs->size + i].tensor : NULL;
 }
 
 el_micro_stats el_micro_get_stats(const el_micro_interpreter* mi) {
   el_micro_stats s;
-  s.arena_bytes = mi->arena.cap;
+  s.arena_bytes = mi->arena_bytes;
   s.used = mi->used;
   s.activations = mi->activations;
-  s.persistent = mi->arena.cap - mi->arena.tail;
-  s.init_scratch = mi->arena.head_peak;
-  s.alloc_calls = mi->arena.calls;
+  s.persistent = mi->persistent;
+  s.init_scratch = mi->init_scratch;
+  s.alloc_calls = mi->alloc_calls;
+  s.tensor_bytes = sizeof(el_micro_tensor);
   return s;
 }
