@@ -179,3 +179,4 @@ def test_wide_node_repeated_tensor_and_listed_zero_points(host_micro, wide_model
     used = int(re.search(r"ram_used=(\d+)", run.stdout).group(1))
     short = _run_model(host_micro, wide_model, x, used - 8, tmp_path)
     assert short.returncode == 1 and "EL_ERROR" in short.stdout, short.stdout + short.stderr
+

@@ -92,7 +92,6 @@ typedef struct el_micro_call {
 
 static const TfLiteIntArray kNoIndices = {0};
 static const char kTooSmall[] = "The arena is too small.";
-static const char kChanged[] = "Tensor %d would change shape or type; the micro interpreter keeps the model's.";
 
 static void forward(const el_micro_interpreter* mi, const char* fmt, va_list ap) {
   if (mi->report != NULL) mi->report(mi->report_user, fmt, ap);
@@ -143,7 +142,8 @@ static TfLiteStatus resize_tensor(TfLiteContext* ctx, TfLiteTensor* t, TfLiteInt
   TfLiteIntArrayFree(dims);
   if (same) return kTfLiteOk;
   const size_t slot = (size_t)(t - ctx->tensors);
-  say(c->mi, kChanged, slot < ctx->tensors_size ? (int)c->global[slot] : -1);
+  say(c->mi, "Tensor %d would change shape; the micro interpreter keeps the model's shapes.",
+      slot < ctx->tensors_size ? (int)c->global[slot] : -1);
   return kTfLiteError;
 }
 
@@ -588,21 +588,10 @@ static TfLiteStatus run_node(el_micro_interpreter* mi, int i, int preparing) {
   c.ctx.tensors_size = (size_t)k;
   c.global = w.global;
   c.preparing = preparing ? i + 1 : 0;
-  TfLiteStatus st = preparing ? n->reg->prepare(&c.ctx, &node) : n->reg->invoke(&c.ctx, &node);
-  if (!preparing) return st;
+  if (!preparing) return n->reg->invoke(&c.ctx, &node);
+  /* Kernels keep what they derive in their own data; the window's tensors end with the call. */
+  const TfLiteStatus st = n->reg->prepare(&c.ctx, &node);
   n->user_data = node.user_data;
-  /* What a kernel writes into the window's tensors ends with the call: it may set only what the
-   * model already says (a changed type would not fit the tensor's bytes). */
-  for (int s = 0; s < k && st == kTfLiteOk; ++s) {
-    TfLiteTensor t;
-    TfLiteAffineQuantization aq;
-    uint8_t variable = 0;
-    st = describe(mi, w.global[s], &t, &aq, &variable);
-    if (st == kTfLiteOk && (w.tensors[s].type != t.type || w.tensors[s].allocation_type != t.allocation_type)) {
-      say(mi, kChanged, (int)w.global[s]);
-      st = kTfLiteError;
-    }
-  }
   return st;
 }
 
