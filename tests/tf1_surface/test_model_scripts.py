@@ -51,3 +51,12 @@ def test_contrib_lookup_takes_mapping():
             assert sess.run(found).tolist() == [1, 7]
     with pytest.raises(ValueError, match="mapping must be specified."):
         tf.contrib.lookup.index_table_from_tensor(None)
+
+
+def test_contrib_framework_global_step_is_core():
+    """cifar10_train.py's tf.contrib.framework.get_or_create_global_step: TF 1.15 re-exported tf.train's helpers."""
+    for name in ("get_global_step", "get_or_create_global_step", "create_global_step", "assert_global_step"):
+        assert getattr(tf.contrib.framework, name) is getattr(tf.train, name)
+    with tf.Graph().as_default():
+        step = tf.contrib.framework.get_or_create_global_step()
+        assert step.op.name == "global_step" and tf.contrib.framework.get_global_step() is step

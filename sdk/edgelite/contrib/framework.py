@@ -5,6 +5,10 @@ import contextlib
 import functools
 from typing import Any, Callable, Iterator
 
+# TF 1.15's contrib.framework re-exported the global-step helpers of tf.train.
+from edgelite.train.training_util import (  # noqa: F401
+    assert_global_step, create_global_step, get_global_step, get_or_create_global_step)
+
 # The innermost scope last: each entry maps a function key to the keyword defaults in force for it.
 _ARG_STACK: list[dict] = [{}]
 _DECORATED: set[str] = set()
