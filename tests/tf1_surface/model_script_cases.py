@@ -1,6 +1,7 @@
-"""Constructs of public TF1 estimator / serving / input-pipeline scripts, as cases fn(tf, contrib) shared by the
-TensorFlow fixture generator and the edgelite test (the generator passes TF 1.15's contrib.lookup, which
-re-exported tensorflow.python.ops.lookup_ops; the edgelite test passes edgelite.contrib)."""
+"""Constructs of public TF1 estimator / serving / input-pipeline / frozen-graph scripts, as cases fn(tf, lib)
+shared by the TensorFlow fixture generator and the edgelite test. `lib` holds the modules TF1 scripts reach
+outside the tf namespace: lib.lookup (TF 1.15's tf.lib.lookup re-exported tensorflow.python.ops.lookup_ops)
+and lib.freeze_graph (tensorflow/python/tools/freeze_graph.py)."""
 from __future__ import annotations
 
 import os
@@ -17,10 +18,10 @@ def _error(fn) -> list:
     return ["no error"]
 
 
-def lookup_index_tables(tf, contrib):
+def lookup_index_tables(tf, lib):
     """The serving example's index_to_string_table_from_tensor over top_k ids, and the vocabulary tables with and
     without out-of-vocabulary buckets (string and integer keys): values, sizes and op names."""
-    lookup = contrib.lookup
+    lookup = lib.lookup
     words = lookup.index_table_from_tensor(tf.constant(["a", "b", "c"]), num_oov_buckets=2)
     ints = lookup.index_table_from_tensor([10, 20, 30], dtype=tf.int64, default_value=-5)
     names = lookup.index_to_string_table_from_tensor(tf.constant([str(i) for i in range(4)]))
@@ -38,9 +39,9 @@ def lookup_index_tables(tf, contrib):
             "names_size": vals[5], "table_ops": ops}
 
 
-def lookup_index_table_errors(tf, contrib):
+def lookup_index_table_errors(tf, lib):
     """TF's errors for a missing vocabulary, negative buckets and key dtypes the tables do not take."""
-    lookup = contrib.lookup
+    lookup = lib.lookup
     return {"no_mapping": _error(lambda: lookup.index_table_from_tensor(None)),
             "negative_buckets": _error(lambda: lookup.index_table_from_tensor(["a"], num_oov_buckets=-1)),
             "float_keys": _error(lambda: lookup.index_table_from_tensor([1.0], dtype=tf.float32)),
@@ -49,13 +50,13 @@ def lookup_index_table_errors(tf, contrib):
             "no_file": _error(lambda: lookup.index_table_from_file(None))}
 
 
-def lookup_tables_from_file(tf, contrib):
+def lookup_tables_from_file(tf, lib):
     """index_table_from_file / index_to_string_table_from_file over a one-word-per-line vocabulary."""
     path = os.path.join(tempfile.mkdtemp(), "vocab.txt")
     with open(path, "w") as f:
         f.write("emerson\nlake\npalmer\n")
-    ids = contrib.lookup.index_table_from_file(path, num_oov_buckets=1)
-    words = contrib.lookup.index_to_string_table_from_file(path, default_value="?")
+    ids = lib.lookup.index_table_from_file(path, num_oov_buckets=1)
+    words = lib.lookup.index_to_string_table_from_file(path, default_value="?")
     fetches = [ids.lookup(tf.constant(["lake", "and", "palmer"])), words.lookup(tf.constant([2, 0, 9], tf.int64))]
     with tf.Session() as sess:
         sess.run(tf.tables_initializer())
@@ -63,7 +64,7 @@ def lookup_tables_from_file(tf, contrib):
     return {"ids": vals[0], "words": vals[1]}
 
 
-def pandas_columns_to_dataset(tf, contrib):
+def pandas_columns_to_dataset(tf, lib):
     """premade_estimator.py's iris_data: a DataFrame's columns (pandas Series) and a label Series sliced by
     Dataset.from_tensor_slices, and a Series given to tf.constant."""
     import pandas as pd
@@ -76,14 +77,14 @@ def pandas_columns_to_dataset(tf, contrib):
     return {"feature": features["SepalLength"], "label": label, "const": value, "const_dtype": const.dtype.name}
 
 
-def saved_model_bytes_export_dir(tf, contrib):
+def saved_model_bytes_export_dir(tf, lib):
     """mnist_saved_model.py: SavedModelBuilder and loader.load given the export directory as bytes
     (os.path.join(compat.as_bytes(base), compat.as_bytes(version)))."""
     base = tempfile.mkdtemp()
     export = os.path.join(tf.compat.as_bytes(base), tf.compat.as_bytes("1"))
     x = tf.placeholder(tf.float32, [None, 2], name="x")
     w = tf.Variable([[1.0], [2.0]])
-    y = tf.identity(tf.matmul(x, w), name="y")
+    tf.identity(tf.matmul(x, w), name="y")
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         builder = tf.saved_model.builder.SavedModelBuilder(export)
@@ -95,5 +96,80 @@ def saved_model_bytes_export_dir(tf, contrib):
     return {"files": sorted(os.listdir(os.fsdecode(export))), "y": value}
 
 
+def _train_and_save(tf, workdir: str) -> str:
+    """A small softmax classifier trained a few steps, its graph written as text (sess.graph_def) and its
+    variables saved: the files a freeze script starts from."""
+    rng = np.random.RandomState(0)
+    data = rng.uniform(0, 1, (20, 6)).astype(np.float32)
+    labels = (data[:, 0] + data[:, 1] > 1).astype(np.int32)
+    x = tf.placeholder(tf.float32, [None, 6], name="input")
+    w = tf.Variable(rng.uniform(-0.1, 0.1, (6, 2)).astype(np.float32), name="w")
+    b = tf.Variable(tf.zeros([2]), name="b")
+    logits = tf.matmul(x, w) + b
+    tf.nn.softmax(logits, name="output")
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(5):
+            sess.run(train, {x: data})
+        tf.train.write_graph(sess.graph_def, workdir, "model.pbtxt", as_text=True)
+        return saver.save(sess, os.path.join(workdir, "model"))
+
+
+def _run_frozen(tf, path: str) -> dict:
+    graph_def = tf.GraphDef()
+    with open(path, "rb") as f:
+        graph_def.ParseFromString(f.read())
+    with tf.Graph().as_default():
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session() as sess:
+            probs = sess.run("output:0", {"input:0": np.linspace(0, 1, 12, dtype=np.float32).reshape(2, 6)})
+    return {"probs": probs, "ops": sorted(n.op for n in graph_def.node), "nodes": sorted(n.name for n in graph_def.node)}
+
+
+def freeze_graph_text_graph_and_checkpoint(tf, lib):
+    """freeze_graph.freeze_graph over a .pbtxt GraphDef and a checkpoint prefix (restore_op_name and
+    filename_tensor_name given but unused), as the usual freeze.py scripts call it; the frozen file then served."""
+    workdir = tempfile.mkdtemp()
+    with tf.Graph().as_default():
+        prefix = _train_and_save(tf, workdir)
+    frozen = os.path.join(workdir, "frozen.pb")
+    with tf.Graph().as_default():
+        returned = lib.freeze_graph.freeze_graph(os.path.join(workdir, "model.pbtxt"), "", False, prefix, "output",
+                                                 "save/restore_all", "save/Const:0", frozen, True, "")
+    return dict(_run_frozen(tf, frozen), returned_nodes=len(returned.node))
+
+
+def freeze_graph_meta_graph(tf, lib):
+    """freeze_graph.freeze_graph from the binary .meta file (input_meta_graph) instead of a GraphDef."""
+    workdir = tempfile.mkdtemp()
+    with tf.Graph().as_default():
+        prefix = _train_and_save(tf, workdir)
+    frozen = os.path.join(workdir, "frozen.pb")
+    with tf.Graph().as_default():
+        lib.freeze_graph.freeze_graph(None, "", True, prefix, "output", "", "", frozen, True, "",
+                                      input_meta_graph=prefix + ".meta")
+    return _run_frozen(tf, frozen)
+
+
+def freeze_graph_errors(tf, lib):
+    """TF's refusals: a checkpoint that is not there, no output node names, a graph file that is not there."""
+    workdir = tempfile.mkdtemp()
+    with tf.Graph().as_default():
+        prefix = _train_and_save(tf, workdir)
+    graph = os.path.join(workdir, "model.pbtxt")
+    out = {}
+    for key, args in {"no_checkpoint": (graph, "", False, prefix + "-9", "output"),
+                      "no_outputs": (graph, "", False, prefix, ""),
+                      "no_graph": (graph + ".missing", "", False, prefix, "output")}.items():
+        with tf.Graph().as_default():
+            err = _error(lambda: lib.freeze_graph.freeze_graph(*args, "", "", "", True, ""))
+        out[key] = [err[0], err[1].replace(workdir, "<dir>")]
+    return out
+
+
 CASES = [lookup_index_tables, lookup_index_table_errors, lookup_tables_from_file, pandas_columns_to_dataset,
-         saved_model_bytes_export_dir]
+         saved_model_bytes_export_dir, freeze_graph_text_graph_and_checkpoint, freeze_graph_meta_graph,
+         freeze_graph_errors]

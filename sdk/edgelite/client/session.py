@@ -141,6 +141,11 @@ class BaseSession:
         return self._graph
 
     @property
+    def graph_def(self) -> Any:
+        """A serializable GraphDef of the session's graph (TF1 scripts freeze and write `sess.graph_def`)."""
+        return self._graph.as_graph_def()
+
+    @property
     def sess_str(self) -> str:
         """The target string."""
         return self._target

@@ -114,8 +114,19 @@ def _order(nodes: list) -> list:
     return order
 
 
+def ensure_training_op_types() -> None:
+    """Registers the op types a TF1 training graph uses that live outside the core modules (optimizer updates,
+    Saver ops, resource variables): they load with their Python modules, which a process that only imports a
+    GraphDef has not imported."""
+    import edgelite.ops.resource_variable_ops  # noqa: F401
+    import edgelite.train.saver_ops  # noqa: F401
+    import edgelite.train.training_ops  # noqa: F401
+
+
 def _check_op_types(gd: Any) -> None:
     """One ValueError naming every op type of gd edgelite does not have (and a node of each), before any import."""
+    if not all(op_def_registry.is_registered(node.op) for node in gd.node):
+        ensure_training_op_types()
     unknown: dict = {}
     for node in gd.node:
         if not op_def_registry.is_registered(node.op):

@@ -380,13 +380,6 @@ def read_meta_graph_file(filename: str) -> MetaGraphDef:
             raise IOError(f"Cannot parse file {filename}: {exc} (binary: {binary_error}).") from None
 
 
-def _ensure_op_types() -> None:
-    """Registers the op types a TF1 training graph uses that live outside the core modules."""
-    import edgelite.ops.resource_variable_ops  # noqa: F401
-    import edgelite.train.saver_ops  # noqa: F401
-    import edgelite.train.training_ops  # noqa: F401
-
-
 def _reference_variables(key: str, values: list) -> list:
     """The serialized VariableDefs of reference variables; resource variables (which edgelite has no Variable
     objects for) are left out of the collection with a warning, their ops still imported and runnable."""
@@ -417,7 +410,8 @@ def import_scoped_meta_graph_with_return_elements(
             missing = ",".join(v for v in values if not input_map or v not in input_map)
             raise ValueError(f"Graph contains unbound inputs: {missing}. Must provide these inputs through "
                              "input_map.")
-    _ensure_op_types()
+    from edgelite.framework.importer import ensure_training_op_types
+    ensure_training_op_types()
     graph = graph or ops.get_default_graph()
     with graph.as_default():
         gd = GraphDef.FromString(mgd.graph_def.SerializeToString())

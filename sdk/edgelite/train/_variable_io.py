@@ -17,6 +17,34 @@ def resolve_session(session: Any) -> Any:
     return session
 
 
+_REF_VARIABLE_OPS = ("VariableV2", "Variable")
+
+
+class VariableOpTensor:
+    """The output of a VariableV2 op imported from a GraphDef (no Variable object exists for it), saveable as
+    TF's Saver saves such tensors: read by running it, written straight into the session's variable."""
+
+    def __init__(self, tensor: Any) -> None:
+        self.op, self.name = tensor.op, tensor.name
+        self.dtype, self.shape = tensor.dtype.base_dtype, tensor.shape
+        self._tensor = tensor
+        self.device = tensor.op.device
+
+    def value(self) -> Any:
+        return self._tensor
+
+    def load(self, value: Any, session: Any) -> None:
+        from ..ops.state_ops import _var_key
+        session._state.set_variable(_var_key(self.op), np.array(value, dtype=self.dtype.as_numpy_dtype))
+
+
+def variable_op_tensor(obj: Any) -> Optional[VariableOpTensor]:
+    """A saveable for a Tensor that is a reference variable's output, else None."""
+    if isinstance(obj, ops.Tensor) and obj.op.type in _REF_VARIABLE_OPS:
+        return VariableOpTensor(obj)
+    return None
+
+
 def variable_name(var: Any) -> str:
     """A variable's checkpoint name under name-based saving: its op name."""
     return var.op.name
@@ -31,7 +59,8 @@ def read_values(session: Any, variables: Sequence[Any]) -> List[np.ndarray]:
     """Current values of `variables` in one session run (FailedPreconditionError if uninitialized)."""
     if not variables:
         return []
-    return [np.asarray(v) for v in session.run(list(variables))]
+    return [np.asarray(v) for v in session.run([v.value() if isinstance(v, VariableOpTensor) else v
+                                                for v in variables])]
 
 
 def static_shape(var: Any) -> Optional[tuple]:

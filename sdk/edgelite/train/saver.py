@@ -62,6 +62,8 @@ def _saveables_from(var_list: Any) -> List[_Saveable]:
                 add_one(name, p, p._save_slice_info)
         elif vio.is_variable(var):
             add_one(name, var, None)
+        elif vio.variable_op_tensor(var) is not None:
+            add_one(name, vio.variable_op_tensor(var), None)
         else:
             raise TypeError(f"Variables to save should be variables or partitioned variables, got {var!r}")
 
