@@ -63,3 +63,26 @@ def test_saved_file_converts_to_tflite_with_the_same_outputs(tmp_path: Path) -> 
         interpreter.invoke()
         got.append(interpreter.get_tensor(out["index"])[0])
     np.testing.assert_allclose(np.stack(got), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_metric_objects_and_new_optimizers_survive_save_and_load(tmp_path: Path) -> None:
+    K = tf.keras
+    K.backend.clear_session()
+    tf.reset_default_graph()
+    rng = np.random.RandomState(0)
+    x, y = rng.rand(20, 3).astype(np.float32), (rng.rand(20) > 0.5).astype(np.float32)
+    model = K.Sequential([K.layers.Dense(1, activation="sigmoid", input_shape=(3,))])
+    model.compile(K.optimizers.Nadam(0.01), "binary_crossentropy",
+                  metrics=["accuracy", K.metrics.Precision(name="p"), K.metrics.AUC(num_thresholds=50)])
+    model.fit(x, y, epochs=2, verbose=0)
+    before = model.evaluate(x, y, verbose=0)
+    state = model.optimizer.get_weights()
+    model.save(str(tmp_path / "m.h5"))
+    K.backend.clear_session()
+    tf.reset_default_graph()
+    loaded = K.models.load_model(str(tmp_path / "m.h5"))
+    assert loaded.metrics_names == ["loss", "acc", "p", "auc"]
+    assert type(loaded.optimizer).__name__ == "Nadam"
+    np.testing.assert_allclose(loaded.evaluate(x, y, verbose=0), before, rtol=1e-6)
+    for got, want in zip(loaded.optimizer.get_weights(), state):
+        np.testing.assert_allclose(got, want, rtol=1e-6)

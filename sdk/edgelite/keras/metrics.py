@@ -86,11 +86,27 @@ def get(identifier: Any) -> Callable:
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
 
 
-def serialize(metric: Callable) -> str:
-    """The name of a metric function."""
+def serialize(metric: Any) -> Any:
+    """The name of a metric function, or {'class_name', 'config'} of a metric object (as .h5 files keep them)."""
+    if isinstance(metric, Metric):
+        return {"class_name": type(metric).__name__, "config": metric.get_config()}
     return metric.__name__
 
 
-def deserialize(name: str, custom_objects: Any = None) -> Callable:
-    """The metric function named `name`."""
-    return (custom_objects or {}).get(name) or get(name)
+_CLASSES = {cls.__name__: cls for cls in (
+    Mean, Sum, Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy, TopKCategoricalAccuracy,
+    SparseTopKCategoricalAccuracy, MeanSquaredError, MeanAbsoluteError, RootMeanSquaredError, Precision, Recall,
+    AUC, TruePositives, FalsePositives, TrueNegatives, FalseNegatives)}
+
+
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
+    """The metric function named `config`, or the metric object a serialize() dict describes."""
+    custom = custom_objects or {}
+    if isinstance(config, dict):
+        name = config.get("class_name")
+        cls = custom.get(name) or _CLASSES.get(name)
+        if cls is None:
+            raise ValueError(f"Unknown metric function: '{name}'. Please ensure you are using a "
+                             "`keras.utils.custom_object_scope` and that this object is included in the scope.")
+        return cls.from_config(dict(config.get("config", {})))
+    return custom.get(config) or get(config)

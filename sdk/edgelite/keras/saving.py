@@ -126,6 +126,8 @@ def _training_config(model: Any) -> Optional[dict]:
             return [plain(v) for v in value]
         if value is None or isinstance(value, (str, int, float)):
             return value
+        if isinstance(value, metrics_mod.Metric):
+            return metrics_mod.serialize(value)
         return losses.serialize(value)
 
     return {"loss": plain(args["loss"]), "metrics": plain(args["metrics"]), "loss_weights": args["loss_weights"],
