@@ -130,4 +130,42 @@ def case_compiled_categorical(tf):
     return out
 
 
+def case_loss_like_classes(tf):
+    """The metric classes wrapping loss functions, over three batches (some weighted), their names and the
+    metric functions cosine_similarity / logcosh by name."""
+    K = _fresh(tf)
+    m = K.metrics
+    rng = np.random.RandomState(37)
+    made = {"mape": m.MeanAbsolutePercentageError(), "msle": m.MeanSquaredLogarithmicError(), "hinge": m.Hinge(),
+            "squared_hinge": m.SquaredHinge(), "categorical_hinge": m.CategoricalHinge(), "kld": m.KLDivergence(),
+            "poisson": m.Poisson(), "logcosh": m.LogCoshError(), "cosine": m.CosineSimilarity(),
+            "cosine_axis0": m.CosineSimilarity(axis=0), "bce": m.BinaryCrossentropy(),
+            "bce_logits_smooth": m.BinaryCrossentropy(from_logits=True, label_smoothing=0.2),
+            "cce": m.CategoricalCrossentropy(label_smoothing=0.1), "cce_logits": m.CategoricalCrossentropy(
+                from_logits=True), "scce": m.SparseCategoricalCrossentropy(),
+            "scce_logits": m.SparseCategoricalCrossentropy(from_logits=True)}
+    ops = []
+    for b in range(3):
+        labels = rng.randint(0, 3, 6)
+        onehot = np.eye(3, dtype=np.float32)[labels]
+        scores = rng.uniform(0.05, 1.0, (6, 3)).astype(np.float32)
+        probs = scores / scores.sum(1, keepdims=True)
+        weights = rng.rand(6).astype(np.float32) if b else None
+        for key, metric in made.items():
+            y_true = labels if key.startswith("scce") else onehot
+            y_pred = scores * 4.0 - 2.0 if "logits" in key else probs
+            ops.append(metric.update_state(y_true, y_pred, sample_weight=None if key == "cosine_axis0" else weights))
+    out = {}
+    with tf.Session() as sess:
+        sess.run(tf.variables_initializer([v for metric in made.values() for v in metric.variables]))
+        sess.run(ops)
+        for key, metric in made.items():
+            out[key] = sess.run(metric.result())
+        t, p = tf.constant([[1.0, 0.0], [0.5, 0.5]]), tf.constant([[0.8, 0.2], [0.1, 0.9]])
+        out["fn_cosine"] = sess.run(K.metrics.get("cosine_similarity")(t, p))
+        out["fn_logcosh"] = sess.run(K.metrics.get("logcosh")(t, p))
+    out["names"] = [metric.name for metric in made.values()]
+    return out
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

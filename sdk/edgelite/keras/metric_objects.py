@@ -199,6 +199,10 @@ def _accuracy(y_true: Any, y_pred: Any) -> Any:
     return math_ops.cast(math_ops.equal(y_true, y_pred), dtypes.as_dtype(backend.floatx()))
 
 
+# default names that are not the class name in snake case
+_DEFAULT_NAMES = {"LogCoshError": "logcosh", "KLDivergence": "kullback_leibler_divergence"}
+
+
 def _wrapper(class_name: str, fn_name: str, doc: str, order: Sequence[str] = ("name", "dtype"),
              **defaults: Any) -> type:
     """A MeanMetricWrapper subclass around metrics.<fn_name>, its arguments in Keras's positional `order`
@@ -207,7 +211,7 @@ def _wrapper(class_name: str, fn_name: str, doc: str, order: Sequence[str] = ("n
         from . import metrics as fns
         if len(args) > len(order):
             raise TypeError(f"{class_name}() takes at most {len(order)} positional arguments")
-        options = dict(defaults, name=_snake(class_name), dtype=None)
+        options = dict(defaults, name=_DEFAULT_NAMES.get(class_name) or _snake(class_name), dtype=None)
         options.update(zip(order, args))
         options.update(kwargs)
         fn = _accuracy if fn_name == "accuracy" else getattr(fns, fn_name)
@@ -233,6 +237,30 @@ SparseTopKCategoricalAccuracy = _wrapper("SparseTopKCategoricalAccuracy", "spars
                                          ("k", "name", "dtype"), k=5)
 MeanSquaredError = _wrapper("MeanSquaredError", "mean_squared_error", "Mean of (y_true - y_pred)^2.")
 MeanAbsoluteError = _wrapper("MeanAbsoluteError", "mean_absolute_error", "Mean of |y_true - y_pred|.")
+MeanAbsolutePercentageError = _wrapper("MeanAbsolutePercentageError", "mean_absolute_percentage_error",
+                                       "Mean of 100 |y_true - y_pred| / |y_true|.")
+MeanSquaredLogarithmicError = _wrapper("MeanSquaredLogarithmicError", "mean_squared_logarithmic_error",
+                                       "Mean of (log(y_true + 1) - log(y_pred + 1))^2.")
+Hinge = _wrapper("Hinge", "hinge", "Mean of max(1 - y_true y_pred, 0) (labels -1/1, or 0/1 turned into -1/1).")
+SquaredHinge = _wrapper("SquaredHinge", "squared_hinge", "Mean of max(1 - y_true y_pred, 0)^2.")
+CategoricalHinge = _wrapper("CategoricalHinge", "categorical_hinge",
+                            "Mean of max(0, max of the wrong scores - the true score + 1).")
+KLDivergence = _wrapper("KLDivergence", "kl_divergence", "Mean Kullback-Leibler divergence of y_pred from y_true.")
+Poisson = _wrapper("Poisson", "poisson", "Mean of y_pred - y_true log(y_pred).")
+LogCoshError = _wrapper("LogCoshError", "log_cosh", "Mean of log(cosh(y_pred - y_true)).")
+CosineSimilarity = _wrapper("CosineSimilarity", "cosine_similarity",
+                            "Mean cosine of the angle between y_true and y_pred along `axis` (-1).",
+                            ("name", "dtype", "axis"), axis=-1)
+BinaryCrossentropy = _wrapper("BinaryCrossentropy", "binary_crossentropy", "Mean binary cross-entropy.",
+                              ("name", "dtype", "from_logits", "label_smoothing"), from_logits=False,
+                              label_smoothing=0.0)
+CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", "categorical_crossentropy",
+                                   "Mean cross-entropy of one-hot targets.",
+                                   ("name", "dtype", "from_logits", "label_smoothing", "axis"), from_logits=False,
+                                   label_smoothing=0.0, axis=-1)
+SparseCategoricalCrossentropy = _wrapper("SparseCategoricalCrossentropy", "sparse_categorical_crossentropy",
+                                         "Mean cross-entropy of integer targets.",
+                                         ("name", "dtype", "from_logits", "axis"), from_logits=False, axis=-1)
 
 
 class RootMeanSquaredError(Mean):

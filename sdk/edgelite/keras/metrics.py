@@ -12,12 +12,16 @@ from . import backend
 from .losses import (  # noqa: F401
     KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, categorical_crossentropy, hinge, kl_divergence, kld,
     kullback_leibler_divergence, mae, mape, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
-    mean_squared_logarithmic_error, mse, msle, poisson, sparse_categorical_crossentropy, squared_hinge,
+    categorical_hinge, log_cosh, logcosh, mean_squared_logarithmic_error, mse, msle, poisson,
+    sparse_categorical_crossentropy, squared_hinge,
 )
 from ._lookup import by_name
+from .losses import cosine_similarity as losses_cosine_similarity
 from .metric_objects import (  # noqa: F401
-    Accuracy, BinaryAccuracy, CategoricalAccuracy, Mean, MeanAbsoluteError, MeanMetricWrapper, MeanSquaredError,
-    Metric, RootMeanSquaredError, SparseCategoricalAccuracy, SparseTopKCategoricalAccuracy, Sum,
+    Accuracy, BinaryAccuracy, BinaryCrossentropy, CategoricalAccuracy, CategoricalCrossentropy, CategoricalHinge,
+    CosineSimilarity, Hinge, KLDivergence, LogCoshError, Mean, MeanAbsoluteError, MeanAbsolutePercentageError,
+    MeanMetricWrapper, MeanSquaredError, MeanSquaredLogarithmicError, Metric, Poisson, RootMeanSquaredError,
+    SparseCategoricalAccuracy, SparseCategoricalCrossentropy, SparseTopKCategoricalAccuracy, SquaredHinge, Sum,
     TopKCategoricalAccuracy,
 )
 from .metric_thresholds import (  # noqa: F401
@@ -27,6 +31,15 @@ from .metric_thresholds import (  # noqa: F401
 
 def _floatx(x: Any) -> Any:
     return math_ops.cast(x, dtypes.as_dtype(backend.floatx()))
+
+
+def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Any:
+    """sum(normalize(y_true) * normalize(y_pred)) along axis: the metric (1 for identical directions), the
+    negative of the loss of the same name."""
+    return -losses_cosine_similarity(y_true, y_pred, axis=axis)
+
+
+cosine = cosine_proximity = cosine_similarity
 
 
 def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
@@ -72,9 +85,11 @@ _BY_NAME = {f.__name__: f for f in (
     binary_accuracy, categorical_accuracy, sparse_categorical_accuracy, top_k_categorical_accuracy,
     sparse_top_k_categorical_accuracy, binary_crossentropy, categorical_crossentropy,
     sparse_categorical_crossentropy, mean_squared_error, mean_absolute_error, mean_absolute_percentage_error,
-    mean_squared_logarithmic_error, hinge, squared_hinge, kl_divergence, poisson)}
+    mean_squared_logarithmic_error, hinge, squared_hinge, kl_divergence, poisson, categorical_hinge, log_cosh,
+    cosine_similarity)}
 _BY_NAME.update(mse=mse, mae=mae, mape=mape, msle=msle, kld=kld, MSE=mse, MAE=mae, MAPE=mape, MSLE=msle, KLD=kld,
-                kullback_leibler_divergence=kld)
+                kullback_leibler_divergence=kld, cosine=cosine_similarity, cosine_proximity=cosine_similarity,
+                logcosh=log_cosh)
 
 
 def get(identifier: Any) -> Callable:
@@ -96,7 +111,9 @@ def serialize(metric: Any) -> Any:
 _CLASSES = {cls.__name__: cls for cls in (
     Mean, Sum, Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy, TopKCategoricalAccuracy,
     SparseTopKCategoricalAccuracy, MeanSquaredError, MeanAbsoluteError, RootMeanSquaredError, Precision, Recall,
-    AUC, TruePositives, FalsePositives, TrueNegatives, FalseNegatives)}
+    AUC, TruePositives, FalsePositives, TrueNegatives, FalseNegatives, MeanAbsolutePercentageError,
+    MeanSquaredLogarithmicError, Hinge, SquaredHinge, CategoricalHinge, KLDivergence, Poisson, LogCoshError,
+    CosineSimilarity, BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy)}
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
