@@ -146,6 +146,37 @@ def contrib_batch_norm_moments_collection(tf, contrib):
     return result
 
 
-CASES = [contrib_batch_norm_fused_in_place, contrib_batch_norm_conv_update_ops,
+def contrib_conv2d_pool(tf, contrib):
+    """layers.conv2d (relu and SAME by default; a strided VALID one without activation in a named scope) and
+    max_pool2d / avg_pool2d over the feature map."""
+    x = tf.placeholder(tf.float32, [None, 6, 6, 2])
+    c = contrib.layers.conv2d(x, 3, 3)
+    down = contrib.layers.conv2d(c, 2, [2, 2], stride=2, padding="VALID", activation_fn=None, scope="down")
+    pooled = contrib.layers.max_pool2d(c, 2)
+    averaged = contrib.layers.avg_pool2d(c, 3, stride=1, padding="SAME")
+    vals = _run_with_weights(tf, [c, down, pooled, averaged], {x: _data(14, 2, 6, 6, 2)})
+    return {"conv": vals[0], "down": vals[1], "max": vals[2], "avg": vals[3],
+            "static": [[-1 if d is None else int(d) for d in t.shape.as_list()] for t in (c, down, pooled, averaged)],
+            "variables": sorted(v.op.name for v in tf.trainable_variables())}
+
+
+def contrib_legacy_sequence_loss(tf, contrib):
+    """legacy_seq2seq.sequence_loss_by_example / sequence_loss over per-step lists (the PTB and char-rnn
+    pattern), with a zero weight, both averaging switches, and the gradient into the logits."""
+    logits = [tf.constant(_data(15 + t, 2, 4) * 2.0) for t in range(3)]
+    targets = [tf.constant([1, 3]), tf.constant([0, 0]), tf.constant([2, 1])]
+    weights = [tf.ones([2]), tf.constant([1.0, 0.0]), tf.constant([0.5, 1.0])]
+    seq = contrib.legacy_seq2seq
+    fetches = {"by_example": seq.sequence_loss_by_example(logits, targets, weights),
+               "by_example_sum": seq.sequence_loss_by_example(logits, targets, weights,
+                                                              average_across_timesteps=False),
+               "loss": seq.sequence_loss(logits, targets, weights),
+               "loss_no_batch_avg": seq.sequence_loss(logits, targets, weights, average_across_batch=False)}
+    fetches["grad"] = tf.stack(tf.gradients(fetches["loss"], logits))
+    with tf.Session() as sess:
+        return sess.run(fetches)
+
+
+CASES = [contrib_conv2d_pool, contrib_legacy_sequence_loss, contrib_batch_norm_fused_in_place, contrib_batch_norm_conv_update_ops,
          contrib_batch_norm_moments_collection, contrib_static_lstm, contrib_static_rnn_sequence_length, contrib_flatten, contrib_sequence_loss,
          contrib_fully_connected]

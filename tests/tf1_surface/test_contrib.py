@@ -164,3 +164,19 @@ def test_batch_norm_arguments():
             got = sess.run(out)
     # moving mean 0 and variance 1 at the start: x / sqrt(1 + epsilon)
     np.testing.assert_allclose(got, np.array([[1.0, 2.0], [3.0, 6.0]]) / np.sqrt(1.001), rtol=1e-6)
+
+
+def test_conv_pool_and_legacy_loss_errors():
+    """TF 1.15's argument errors of conv2d, the 2-D pools and legacy_seq2seq.sequence_loss_by_example."""
+    with tf.Graph().as_default():
+        image = tf.zeros([1, 4, 4, 2])
+        with pytest.raises(ValueError, match="Invalid data_format: 'NCW'"):
+            tf.contrib.layers.conv2d(image, 2, 3, data_format="NCW")
+        with pytest.raises(ValueError, match="Convolution expects input with rank 4, got 3"):
+            tf.contrib.layers.conv2d(tf.zeros([4, 4, 2]), 2, 3)
+        with pytest.raises(ValueError, match="data_format has to be either NCHW or NHWC."):
+            tf.contrib.layers.max_pool2d(image, 2, data_format="NWC")
+        with pytest.raises(ValueError, match="Lengths of logits, weights, and targets must be the same 2, 1, 2."):
+            tf.contrib.legacy_seq2seq.sequence_loss_by_example(
+                [tf.zeros([2, 3])] * 2, [tf.zeros([2], tf.int32)] * 2, [tf.ones([2])])
+        assert tf.contrib.layers.convolution2d is tf.contrib.layers.conv2d
