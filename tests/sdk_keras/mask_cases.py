@@ -100,4 +100,31 @@ def case_unknown_length_mask(tf):
     return out
 
 
+def case_wrapper_masks(tf):
+    """Bidirectional LSTM/GRU after Embedding(mask_zero) (last outputs, sequences merged by concat/sum), and a
+    tagger: masked LSTM sequences through TimeDistributed(Dense) into a masked loss and metric during fit."""
+    out = {}
+    ids = _padded_ids(8, 6, 55)
+    for label, make in (("bi_lstm", lambda K: K.layers.Bidirectional(K.layers.LSTM(3))),
+                        ("bi_gru_seq_sum", lambda K: K.layers.Bidirectional(K.layers.GRU(2, return_sequences=True),
+                                                                            merge_mode="sum"))):
+        K = _fresh(tf)
+        inp = K.layers.Input(shape=(6,))
+        model = K.Model(inp, make(K)(K.layers.Embedding(9, 3, mask_zero=True)(inp)))
+        _seed_weights(model, 56)
+        out[label] = model.predict(ids)
+    K = _fresh(tf)
+    rng = np.random.RandomState(57)
+    tags = rng.randint(0, 3, ids.shape)
+    model = K.Sequential([K.layers.Embedding(9, 4, mask_zero=True, input_length=6),
+                          K.layers.LSTM(5, return_sequences=True),
+                          K.layers.TimeDistributed(K.layers.Dense(3, activation="softmax"))])
+    model.compile(K.optimizers.RMSprop(0.01), "sparse_categorical_crossentropy", metrics=["accuracy"])
+    _seed_weights(model, 58)
+    hist = model.fit(ids, tags[..., None], batch_size=4, epochs=3, verbose=0, shuffle=False)
+    out.update({f"tagger_{k}": v for k, v in _history(hist).items()})
+    out["tagger_predict"] = model.predict(ids[:3])
+    return out
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

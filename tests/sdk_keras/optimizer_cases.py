@@ -63,6 +63,10 @@ CASES = {
     "ftrl_shrinkage": _case(lambda K: K.optimizers.Ftrl(0.3, learning_rate_power=-0.7,
                                                         l2_shrinkage_regularization_strength=0.05)),
     "ftrl_by_name": _case(lambda K: "ftrl"),
+    "rmsprop_sparse": _case(lambda K: K.optimizers.RMSprop(0.01)),
+    "rmsprop_centered": _case(lambda K: K.optimizers.RMSprop(0.01, centered=True)),
+    "rmsprop_momentum": _case(lambda K: K.optimizers.RMSprop(0.01, momentum=0.5)),
+    "adam_sparse": _case(lambda K: K.optimizers.Adam(0.02)),
 }
 
 

@@ -1,8 +1,10 @@
-"""The update rules of Keras's Adagrad, Adamax and Nadam as tf.train optimizers (graph ops on slot variables).
+"""The update rules of Keras's Adam, Adagrad, Adamax and Nadam as tf.train optimizers (graph ops on slot variables).
 
-They differ from the tf.train rules of similar names: Keras's Adagrad adds epsilon outside the root (and allows a
-zero initial accumulator), Adamax bias-corrects only the first moment, and Nadam follows a momentum schedule kept
-in a `momentum_cache` variable. Sparse gradients (embeddings) update only their rows, as Keras's sparse paths do.
+They differ from the tf.train rules of similar names: Keras's Adam corrects its bias from the step count (no
+beta-power variables), Adagrad adds epsilon outside the root (and allows a zero initial accumulator), Adamax
+bias-corrects only the first moment, and Nadam follows a momentum schedule kept in a `momentum_cache` variable.
+Sparse gradients (embeddings) follow Keras's sparse paths: Adam and Nadam decay all moments, the others touch only
+the gradient's rows.
 """
 from __future__ import annotations
 
@@ -37,6 +39,43 @@ class KerasAdagrad(Optimizer):
         rows = array_ops.gather(accum, grad.indices)
         step = lr * grad.values / (math_ops.sqrt(rows) + self._epsilon)
         return var.scatter_sub(IndexedSlices(step, grad.indices))
+
+
+class KerasAdam(Optimizer):
+    """m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²; var -= lr sqrt(1 - b2^t) / (1 - b1^t) m / (sqrt(v) + eps),
+    the bias corrections from the step count (Keras keeps no beta-power variables)."""
+
+    def __init__(self, lr: Any, beta_1: float, beta_2: float, epsilon: float, step: Any, name: str) -> None:
+        super().__init__(False, name)
+        self._lr, self._beta_1, self._beta_2, self._epsilon, self._step = lr, beta_1, beta_2, epsilon, step
+
+    def _create_slots(self, var_list: list) -> None:
+        for v in var_list:
+            self._zeros_slot(v, "m", self._name)
+        for v in var_list:
+            self._zeros_slot(v, "v", self._name)
+
+    def _corrected_lr(self, var: Any) -> Any:
+        step = self._cast(self._step, var)
+        beta_1_power = math_ops.pow(self._cast(self._beta_1, var), step)
+        beta_2_power = math_ops.pow(self._cast(self._beta_2, var), step)
+        return self._cast(self._lr, var) * math_ops.sqrt(1.0 - beta_2_power) / (1.0 - beta_1_power)
+
+    def _apply_dense(self, grad: Any, var: Any) -> Any:
+        m_slot, v_slot = self.get_slot(var, "m"), self.get_slot(var, "v")
+        m = state_ops.assign(m_slot, self._beta_1 * m_slot + (1.0 - self._beta_1) * grad)
+        v = state_ops.assign(v_slot, self._beta_2 * v_slot + (1.0 - self._beta_2) * math_ops.square(grad))
+        return state_ops.assign_sub(var, self._corrected_lr(var) * m / (math_ops.sqrt(v) + self._epsilon))
+
+    def _apply_sparse(self, grad: IndexedSlices, var: Any) -> Any:
+        # Keras decays all of m and v, adds the gradient rows, then moves every row of var
+        m_slot, v_slot = self.get_slot(var, "m"), self.get_slot(var, "v")
+        with ops.control_dependencies([state_ops.assign(m_slot, m_slot * self._beta_1)]):
+            m = m_slot.scatter_add(IndexedSlices(grad.values * (1.0 - self._beta_1), grad.indices))
+        with ops.control_dependencies([state_ops.assign(v_slot, v_slot * self._beta_2)]):
+            v = v_slot.scatter_add(IndexedSlices(math_ops.square(grad.values) * (1.0 - self._beta_2),
+                                                 grad.indices))
+        return state_ops.assign_sub(var, self._corrected_lr(var) * m / (math_ops.sqrt(v) + self._epsilon))
 
 
 class KerasAdamax(Optimizer):

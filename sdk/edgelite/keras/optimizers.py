@@ -12,10 +12,10 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from edgelite.framework import dtypes, ops
-from edgelite.ops import control_flow_ops, math_ops, state_ops, variables
+from edgelite.framework.indexed_slices import IndexedSlices
+from edgelite.ops import array_ops, control_flow_ops, math_ops, state_ops, variables
 from edgelite.train import optimizer as tf_optimizer
 from edgelite.train.adadelta import AdadeltaOptimizer
-from edgelite.train.adam import AdamOptimizer
 from edgelite.train.ftrl import FtrlOptimizer
 from edgelite.train.gradient_descent import GradientDescentOptimizer
 from edgelite.train.momentum import MomentumOptimizer
@@ -23,7 +23,7 @@ from edgelite.train.rmsprop import RMSPropOptimizer
 
 from . import backend
 from ._lookup import by_name
-from .optimizer_rules import KerasAdagrad, KerasAdamax, KerasNadam
+from .optimizer_rules import KerasAdagrad, KerasAdam, KerasAdamax, KerasNadam
 
 
 class Optimizer:
@@ -195,7 +195,7 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
 
     def _rule(self, lr: Any) -> tf_optimizer.Optimizer:
-        return AdamOptimizer(lr, beta1=self.beta_1, beta2=self.beta_2, epsilon=self.epsilon, name=self._name)
+        return KerasAdam(lr, self.beta_1, self.beta_2, self.epsilon, self._local_step(), self._name)
 
     def _hypers(self) -> dict:
         return {"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon, "amsgrad": False}
@@ -206,11 +206,15 @@ class _KerasRMSProp(RMSPropOptimizer):
     var -= lr * g / (sqrt(ms) + epsilon) (epsilon outside the root)."""
 
     def _create_slots(self, var_list: list) -> None:
+        # Keras's slots and their order: all 'rms', then 'momentum' (only with momentum), then 'mg' (centered)
         for v in var_list:
             self._zeros_slot(v, "rms", self._name)
-            if self._centered:
+        if self._momentum:
+            for v in var_list:
+                self._zeros_slot(v, "momentum", self._name)
+        if self._centered:
+            for v in var_list:
                 self._zeros_slot(v, "mg", self._name)
-            self._zeros_slot(v, "momentum", self._name)
 
     def _apply_dense(self, grad: Any, var: Any) -> Any:
         if self._momentum:
@@ -224,6 +228,23 @@ class _KerasRMSProp(RMSPropOptimizer):
             mg_t = state_ops.assign(mg, rho * mg + (1.0 - rho) * grad)
             denom = rms_t - math_ops.square(mg_t)
         return state_ops.assign_sub(var, lr * grad / (math_ops.sqrt(denom) + eps))
+
+    def _apply_sparse(self, grad: Any, var: Any) -> Any:
+        # Keras decays the whole mean square (and mean gradient), then adds the gradient rows; only those rows of
+        # var move. With momentum it uses TensorFlow's sparse kernels, as the base class does.
+        if self._momentum:
+            return super()._apply_sparse(grad, var)
+        lr, rho, _, eps = [self._cast(t, var) for t in (self._lr_t, self._decay_t, self._momentum_t, self._epsilon_t)]
+        rows = grad.indices
+
+        def decayed_plus(slot: Any, values: Any) -> Any:
+            with ops.control_dependencies([state_ops.assign(slot, slot * rho)]):
+                return array_ops.gather(slot.scatter_add(IndexedSlices(values * (1.0 - rho), rows)), rows)
+
+        denom = decayed_plus(self.get_slot(var, "rms"), math_ops.square(grad.values))
+        if self._centered:
+            denom = denom - math_ops.square(decayed_plus(self.get_slot(var, "mg"), grad.values))
+        return var.scatter_sub(IndexedSlices(lr * grad.values / (math_ops.sqrt(denom) + eps), rows))
 
 
 class RMSprop(Optimizer):

@@ -39,7 +39,10 @@ class _Wrapper(Layer):
 
 class TimeDistributed(_Wrapper):
     """Applies `layer` to each slice [:, t] of a [batch, time, ...] input (one call on [batch * time, ...]);
-    the wrapped layer's weights are named after the wrapper ('time_distributed/kernel:0')."""
+    the wrapped layer's weights are named after the wrapper ('time_distributed/kernel:0'). A time mask passes
+    through unchanged (the wrapped layer sees no mask)."""
+
+    supports_masking = True
 
     def __init__(self, layer: Layer, **kwargs: Any) -> None:
         if not isinstance(layer, Layer):
@@ -107,6 +110,10 @@ class Bidirectional(_Wrapper):
         if backward_layer is None:
             backward_layer = type(layer).from_config(dict(config, go_backwards=not layer.go_backwards))
         self.forward_layer, self.backward_layer = layer, backward_layer
+        for inner in (layer, backward_layer):
+            # as in Keras: masked steps of returned sequences are zeros in both directions
+            if hasattr(inner, "zero_output_for_mask"):
+                inner.zero_output_for_mask = inner.return_sequences
         name = layer.name
         self.forward_layer._name = "forward_" + name
         self.backward_layer._name = "backward_" + name
@@ -120,10 +127,19 @@ class Bidirectional(_Wrapper):
         """The two layers are built on their first call."""
         self.built = True
 
-    def call(self, inputs: Any, training: Any = None, initial_state: Any = None) -> Any:
-        """Both directions, the backward sequence re-reversed to time order, then merged."""
-        forward = self.forward_layer(inputs, initial_state=initial_state)
-        backward = self.backward_layer(inputs, initial_state=initial_state)
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """The input mask for sequence outputs (one per direction when not merged); none for last outputs."""
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        output_mask = mask if self.return_sequences else None
+        return [output_mask, output_mask] if self.merge_mode is None else output_mask
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None, initial_state: Any = None) -> Any:
+        """Both directions (each honouring the mask), the backward sequence re-reversed to time order, then
+        merged."""
+        extra = {} if mask is None else {"mask": mask}
+        forward = self.forward_layer(inputs, initial_state=initial_state, **extra)
+        backward = self.backward_layer(inputs, initial_state=initial_state, **extra)
         if self.return_sequences:
             backward = array_ops.reverse(backward, [1])
         if self.merge_mode == "concat":
