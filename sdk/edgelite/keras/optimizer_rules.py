@@ -41,9 +41,9 @@ class KerasAdagrad(Optimizer):
         return var.scatter_sub(IndexedSlices(step, grad.indices))
 
 
-class KerasAdam(Optimizer):
-    """m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²; var -= lr sqrt(1 - b2^t) / (1 - b1^t) m / (sqrt(v) + eps),
-    the bias corrections from the step count (Keras keeps no beta-power variables)."""
+class _Moments(Optimizer):
+    """A rule with first and second moment slots 'm' and 'v' (all 'm' made first, as Keras orders them), betas,
+    epsilon and the number `step` of the step being taken."""
 
     def __init__(self, lr: Any, beta_1: float, beta_2: float, epsilon: float, step: Any, name: str) -> None:
         super().__init__(False, name)
@@ -54,6 +54,11 @@ class KerasAdam(Optimizer):
             self._zeros_slot(v, "m", self._name)
         for v in var_list:
             self._zeros_slot(v, "v", self._name)
+
+
+class KerasAdam(_Moments):
+    """m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g²; var -= lr sqrt(1 - b2^t) / (1 - b1^t) m / (sqrt(v) + eps),
+    the bias corrections from the step count (Keras keeps no beta-power variables)."""
 
     def _corrected_lr(self, var: Any) -> Any:
         step = self._cast(self._step, var)
@@ -78,18 +83,8 @@ class KerasAdam(Optimizer):
         return state_ops.assign_sub(var, self._corrected_lr(var) * m / (math_ops.sqrt(v) + self._epsilon))
 
 
-class KerasAdamax(Optimizer):
+class KerasAdamax(_Moments):
     """m = b1 m + (1 - b1) g; v = max(b2 v, |g|); var -= lr / (1 - b1^t) * m / (v + epsilon)."""
-
-    def __init__(self, lr: Any, beta_1: float, beta_2: float, epsilon: float, step: Any, name: str) -> None:
-        super().__init__(False, name)
-        self._lr, self._beta_1, self._beta_2, self._epsilon, self._step = lr, beta_1, beta_2, epsilon, step
-
-    def _create_slots(self, var_list: list) -> None:
-        for v in var_list:
-            self._zeros_slot(v, "m", self._name)
-        for v in var_list:
-            self._zeros_slot(v, "v", self._name)
 
     def _scaled_lr(self, var: Any) -> Any:
         beta_1_power = math_ops.pow(self._cast(self._beta_1, var), self._cast(self._step, var))
@@ -113,21 +108,14 @@ class KerasAdamax(Optimizer):
                                                  grad.indices))
 
 
-class KerasNadam(Optimizer):
+class KerasNadam(_Moments):
     """Adam with Nesterov momentum on the schedule mu_t = b1 (1 - 0.96^(decay t) / 2); the product of the mu_t so
     far is kept in `momentum_cache` (updated once per step, before the variables)."""
 
     def __init__(self, lr: Any, beta_1: float, beta_2: float, epsilon: float, schedule_decay: float, step: Any,
                  cache: Any, name: str) -> None:
-        super().__init__(False, name)
-        self._lr, self._beta_1, self._beta_2, self._epsilon = lr, beta_1, beta_2, epsilon
-        self._decay, self._step, self._cache = schedule_decay, step, cache
-
-    def _create_slots(self, var_list: list) -> None:
-        for v in var_list:
-            self._zeros_slot(v, "m", self._name)
-        for v in var_list:
-            self._zeros_slot(v, "v", self._name)
+        super().__init__(lr, beta_1, beta_2, epsilon, step, name)
+        self._decay, self._cache = schedule_decay, cache
 
     def _prepare(self) -> None:
         t = self._step
