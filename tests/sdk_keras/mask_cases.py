@@ -124,6 +124,14 @@ def case_wrapper_masks(tf):
     hist = model.fit(ids, tags[..., None], batch_size=4, epochs=3, verbose=0, shuffle=False)
     out.update({f"tagger_{k}": v for k, v in _history(hist).items()})
     out["tagger_predict"] = model.predict(ids[:3])
+    K = _fresh(tf)
+    model = K.Sequential([K.layers.Embedding(9, 4, mask_zero=True, input_length=6),
+                          K.layers.GRU(3, return_sequences=True), K.layers.Dense(2)])
+    model.compile(K.optimizers.SGD(0.1), K.losses.SparseCategoricalCrossentropy(from_logits=True))
+    _seed_weights(model, 59)
+    hist = model.fit(ids, tags[..., None] % 2, batch_size=4, epochs=2, verbose=0, shuffle=False,
+                     sample_weight=np.linspace(0.5, 1.5, len(ids)))
+    out.update({f"loss_object_{k}": v for k, v in _history(hist).items()})
     return out
 
 

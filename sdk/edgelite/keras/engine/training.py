@@ -85,20 +85,20 @@ class TrainingMixin(StepLoopMixin):
             self.targets.append(target)
             self.sample_weights.append(sample_weight)
             with ops.name_scope("loss"), ops.name_scope(name + "_loss"):
+                mask = getattr(output, "_keras_mask", None)
                 if isinstance(fn, losses_mod.Loss):
-                    out_loss = fn(target, output, sample_weight=sample_weight)
+                    weights = sample_weight
+                    if mask is not None:
+                        weights = _fold_mask(array_ops.expand_dims(sample_weight, -1), mask,
+                                             fn.reduction in ("auto", "sum_over_batch_size"))
+                    out_loss = fn(target, output, sample_weight=weights)
                 else:
                     per_sample = fn(target, output)
-                    weighted = per_sample * losses_mod.per_sample_weights(sample_weight, per_sample)
-                    mask = getattr(output, "_keras_mask", None)
+                    weights = losses_mod.per_sample_weights(sample_weight, per_sample)
                     if mask is not None:
-                        # Keras folds an output's mask into the sample weights, scaled so that the mean over
-                        # all entries is the mean over the kept ones
-                        mask = math_ops.cast(mask, weighted.dtype)
-                        kept_share = math_ops.cast(array_ops.size(mask), mask.dtype) / math_ops.reduce_sum(mask)
-                        weighted = weighted * mask * kept_share
+                        weights = _fold_mask(weights, mask, True)
                     count = math_ops.cast(array_ops.size(per_sample), per_sample.dtype)
-                    out_loss = math_ops.div_no_nan(math_ops.reduce_sum(weighted), count)
+                    out_loss = math_ops.div_no_nan(math_ops.reduce_sum(per_sample * weights), count)
             output_losses.append(out_loss * weight if weight != 1.0 else out_loss)
         with ops.name_scope("loss"):
             total = output_losses[0]
@@ -427,6 +427,15 @@ class TrainingMixin(StepLoopMixin):
         xs, _, _ = self._standardize(x)
         outs = backend.Function(self.inputs, self.outputs, updates=self.state_updates)(xs)
         return outs[0] if len(outs) == 1 else outs
+
+
+def _fold_mask(weights: Any, mask: Any, rescale: bool) -> Any:
+    """Sample weights times an output's mask, as Keras folds it in; for mean reductions scaled by
+    entries / kept entries, so that the mean over all entries is the mean over the kept ones."""
+    mask = math_ops.cast(mask, weights.dtype)
+    if rescale:
+        mask = mask * (math_ops.cast(array_ops.size(mask), mask.dtype) / math_ops.reduce_sum(mask))
+    return weights * mask
 
 
 def _class_weights(y: np.ndarray, class_weight: Any) -> np.ndarray:
