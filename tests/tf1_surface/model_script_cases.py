@@ -170,6 +170,24 @@ def freeze_graph_errors(tf, lib):
     return out
 
 
+def stripped_export_attrs(tf, lib):
+    """export_meta_graph(strip_default_attrs=True), as Estimator exports write their graphs: the attrs each node
+    keeps (TensorFlow must find every attr its OpDef gives no default, StridedSlice's Index among them)."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    rows = tf.shape(x)[0]
+    total = tf.reduce_sum(x[:, 1:], axis=1)
+    tf.reshape(total, [-1, 1], name="out")
+    tf.identity(rows, name="rows")
+    meta = tf.train.export_meta_graph(strip_default_attrs=True)
+    return {"attrs": {n.name: sorted(k for k in _attr_keys(n) if not k.startswith("_"))
+                      for n in meta.graph_def.node if n.op != "Const"}}
+
+
+def _attr_keys(node) -> list:
+    """A NodeDef's attr names: TF's attr field is a protobuf map, edgelite's a list of key/value entries."""
+    return list(node.attr.keys()) if hasattr(node.attr, "keys") else [entry.key for entry in node.attr]
+
+
 CASES = [lookup_index_tables, lookup_index_table_errors, lookup_tables_from_file, pandas_columns_to_dataset,
          saved_model_bytes_export_dir, freeze_graph_text_graph_and_checkpoint, freeze_graph_meta_graph,
-         freeze_graph_errors]
+         freeze_graph_errors, stripped_export_attrs]

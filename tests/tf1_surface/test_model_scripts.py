@@ -31,6 +31,12 @@ def test_matches_tensorflow(case):
         got = case(tf, LIB)
     want = FIXTURES[case.__name__]
     assert sorted(got) == sorted(want)
+    if case is model_script_cases.stripped_export_attrs:
+        # Every attr TensorFlow keeps must be there; edgelite may also keep type attrs TF's OpDefs default.
+        assert set(want["attrs"]) <= set(got["attrs"])
+        for node, keys in want["attrs"].items():
+            assert set(keys) <= set(got["attrs"][node]), node
+        return
     for key, entry in want.items():
         expected = _expected(entry)
         if isinstance(expected, np.ndarray):
@@ -92,3 +98,34 @@ def test_session_graph_def_is_the_graph_def():
         tf.constant(1.0, name="c")
         with tf.Session() as sess:
             assert [n.name for n in sess.graph_def.node] == [n.name for n in g.as_graph_def().node] == ["c"]
+
+
+def _keyed_model_fn(features, labels, mode):
+    """A linear regressor over feature 'x' whose PREDICT spec also exports a PredictOutput."""
+    w = tf.get_variable("w", [2, 1], initializer=tf.constant_initializer([[1.0], [2.0]]))
+    pred = tf.matmul(features["x"], w)
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"pred": pred}, export_outputs={
+            "predict": tf.estimator.export.PredictOutput({"pred": pred})})
+    loss = tf.reduce_mean(tf.square(pred - labels))
+    train = tf.train.GradientDescentOptimizer(0.0).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train)
+
+
+def test_contrib_forward_features(tmp_path):
+    """The babyweight trainer's tf.contrib.estimator.forward_features(estimator, KEY_COLUMN): each prediction
+    carries its input's key next to the model's own outputs; TF 1.15's errors for bad keys."""
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], np.float32)
+    keys = np.array([b"a", b"b", b"c"], dtype=object)
+    base = tf.estimator.Estimator(_keyed_model_fn, model_dir=str(tmp_path))
+    base.train(tf.estimator.inputs.numpy_input_fn({"x": x, "key": keys}, np.zeros((3, 1), np.float32),
+                                                  shuffle=False), steps=1)
+    keyed = tf.contrib.estimator.forward_features(base, "key")
+    got = list(keyed.predict(tf.estimator.inputs.numpy_input_fn({"x": x, "key": keys}, shuffle=False)))
+    assert [(p["key"], float(p["pred"][0])) for p in got] == [(b"a", 1.0), (b"b", 2.0), (b"c", 3.0)]
+    with pytest.raises(TypeError, match="keys should be either a string or a list of strings"):
+        tf.contrib.estimator.forward_features(base, 3)
+    clash = tf.contrib.estimator.forward_features(base, ["x", "missing"])
+    with pytest.raises(ValueError, match='Key "missing" is not in features dict'):
+        list(clash.predict(tf.estimator.inputs.numpy_input_fn({"x": x}, shuffle=False)))
+    assert tf.contrib.estimator.add_metrics is tf.estimator.add_metrics

@@ -91,7 +91,13 @@ class Estimator:
     model_dir = property(lambda self: self._model_dir)
     config = property(lambda self: self._config)
     params = property(lambda self: dict(self._params))
-    model_fn = property(lambda self: self._model_fn)
+    @property
+    def model_fn(self) -> Callable:
+        """TF's public model_fn: (features, labels, mode, config) -> EstimatorSpec over this Estimator's own
+        model_fn, whatever arguments that one takes (wrappers such as forward_features call it so)."""
+        def public_model_fn(features: Any, labels: Any, mode: str, config: Any) -> EstimatorSpec:
+            return self._call_model_fn(features, labels, mode, config)
+        return public_model_fn
     warm_start_from = property(lambda self: self._warm_start_settings)
 
     # ---- checkpoints -----------------------------------------------------------------------------------------
@@ -133,7 +139,7 @@ class Estimator:
             return result[0], result[1]
         return result, None
 
-    def _call_model_fn(self, features: Any, labels: Any, mode: str) -> EstimatorSpec:
+    def _call_model_fn(self, features: Any, labels: Any, mode: str, config: Any = None) -> EstimatorSpec:
         args = _fn_args(self._model_fn)
         kwargs = {}
         if "labels" in args:
@@ -145,7 +151,7 @@ class Estimator:
         if "params" in args:
             kwargs["params"] = self._params
         if "config" in args:
-            kwargs["config"] = self._config
+            kwargs["config"] = self._config if config is None else config
         spec = self._model_fn(features=features, **kwargs)
         if not isinstance(spec, EstimatorSpec):
             raise ValueError(f"model_fn should return an EstimatorSpec. Given: {spec}")

@@ -11,7 +11,7 @@ import os
 import re
 from typing import Any, Callable, Dict, List, Optional
 
-from edgelite.framework import ops
+from edgelite.framework import dtypes, ops
 from edgelite.framework.graph_def import GraphDef, graph_to_graph_def, _attr_value
 from edgelite.framework.meta_graph_protos import (AnyProto, CollectionDef, MetaGraphDef, SaverDef,
                                                   SaveSliceInfoDef, VariableDef)
@@ -268,6 +268,8 @@ def _extraneous_saver_nodes(graph_def: GraphDef, saver_def: Optional[SaverDef]) 
 
 
 def _strip_default_attrs(graph_def: GraphDef) -> None:
+    """Drops attrs equal to their op's default. Type attrs stay: edgelite's registry gives type attrs such as
+    StridedSlice's Index a fallback dtype where TensorFlow's OpDef has no default, so TensorFlow needs them."""
     from edgelite.framework import op_def_registry
     for node in graph_def.node:
         if not op_def_registry.is_registered(node.op):
@@ -275,7 +277,7 @@ def _strip_default_attrs(graph_def: GraphDef) -> None:
         defaults = op_def_registry.get_op_def(node.op).attrs
         kept = []
         for entry in node.attr:
-            if entry.key in defaults:
+            if entry.key in defaults and not isinstance(defaults[entry.key], dtypes.DType):
                 default = _attr_value(defaults[entry.key])
                 if default is not None and default == entry.value:
                     continue
