@@ -188,6 +188,36 @@ def _attr_keys(node) -> list:
     return list(node.attr.keys()) if hasattr(node.attr, "keys") else [entry.key for entry in node.attr]
 
 
+def _drain(tf, dataset) -> list:
+    nxt = dataset.make_one_shot_iterator().get_next()
+    out = []
+    with tf.Session() as sess:
+        while True:
+            try:
+                out.append(sess.run(nxt))
+            except tf.errors.OutOfRangeError:
+                return out
+
+
+def fused_dataset_transformations(tf, lib):
+    """The input pipelines of the official r1 models: data.experimental.map_and_batch (with and without
+    drop_remainder, dict elements) and parallel_interleave over per-file datasets (deterministic order)."""
+    squares = tf.data.Dataset.range(7).apply(tf.data.experimental.map_and_batch(
+        lambda x: {"x": x, "sq": x * x}, 3, num_parallel_batches=2))
+    full = tf.data.Dataset.range(7).apply(tf.data.experimental.map_and_batch(lambda x: x * 2, 3, drop_remainder=True))
+    files = tf.data.Dataset.range(5).apply(tf.data.experimental.parallel_interleave(
+        lambda x: tf.data.Dataset.range(x * 10, x * 11 + 1), cycle_length=2, block_length=2))
+    wide = tf.data.Dataset.range(4).apply(tf.data.experimental.parallel_interleave(
+        lambda x: tf.data.Dataset.range(x * 10, x * 10 + x + 1), cycle_length=3, sloppy=False))
+    return {"squares_x": np.concatenate([b["x"] for b in _drain(tf, squares)]),
+            "squares_sizes": [len(b["sq"]) for b in _drain(tf, squares)],
+            "squares_shape": str(squares.output_shapes["sq"]),
+            "full": np.stack(_drain(tf, full)), "full_shape": str(full.output_shapes),
+            "files": np.array(_drain(tf, files)), "wide": np.array(_drain(tf, wide)),
+            "both_parallel": _error(lambda: tf.data.experimental.map_and_batch(
+                lambda x: x, 2, num_parallel_batches=1, num_parallel_calls=2))}
+
+
 CASES = [lookup_index_tables, lookup_index_table_errors, lookup_tables_from_file, pandas_columns_to_dataset,
          saved_model_bytes_export_dir, freeze_graph_text_graph_and_checkpoint, freeze_graph_meta_graph,
-         freeze_graph_errors, stripped_export_attrs]
+         freeze_graph_errors, stripped_export_attrs, fused_dataset_transformations]

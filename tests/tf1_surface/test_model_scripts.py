@@ -129,3 +129,9 @@ def test_contrib_forward_features(tmp_path):
     with pytest.raises(ValueError, match='Key "missing" is not in features dict'):
         list(clash.predict(tf.estimator.inputs.numpy_input_fn({"x": x}, shuffle=False)))
     assert tf.contrib.estimator.add_metrics is tf.estimator.add_metrics
+
+
+def test_contrib_data_is_experimental():
+    """TF 1.15's contrib.data names of the fused transformations were the data.experimental functions."""
+    for name in ("map_and_batch", "parallel_interleave", "shuffle_and_repeat"):
+        assert getattr(tf.contrib.data, name) is getattr(tf.data.experimental, name)
