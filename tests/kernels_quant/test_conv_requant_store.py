@@ -1,8 +1,9 @@
-"""The compact per-channel requantization store of the integer convolutions (conv_requant.c: an
-int32 multiplier and an int8 shift per output channel) round-trips every channel of every int8
-and int16 CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV of the realworld models, and edge scale
-ratios: each stored pair must equal TFLite's QuantizeMultiplier of in_scale * filter_scale /
-out_scale, computed here in Python. A shift cut to fit a narrower type would fail the comparison."""
+"""The per-channel requantization of the integer convolutions (conv_requant.c) for every channel of
+every int8 and int16 CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV of the realworld models, and edge
+scale ratios: both the compact store (an int32 multiplier and an int8 shift per channel, kept by
+TRANSPOSE_CONV and the int16 optimized convolution) and the blocks the reference CONV_2D and
+DEPTHWISE_CONV_2D compute when they run must equal TFLite's QuantizeMultiplier of in_scale *
+filter_scale / out_scale, computed here in Python. A shift cut to fit a narrower type would fail."""
 from __future__ import annotations
 
 import math
@@ -78,7 +79,8 @@ def _run_store(exe: Path, convs: list[tuple[str, float, float, list[float]]]) ->
         lines.append(" ".join(words))
     run = subprocess.run([str(exe)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr[-2000:]
-    return run.stdout.splitlines()
+    lines = run.stdout.splitlines()
+    return list(zip(lines[0::2], lines[1::2]))
 
 
 def test_compact_requant_store_round_trips(tmp_path, realworld_dir):
@@ -101,11 +103,13 @@ def test_compact_requant_store_round_trips(tmp_path, realworld_dir):
         convs += found
     assert models >= 10, "expected the realworld int8 convolution models"
     channels = 0
-    for (type_name, in_scale, out_scale, scales), line in zip(convs, _run_store(exe, convs), strict=True):
+    results = _run_store(exe, convs)
+    for (type_name, in_scale, out_scale, scales), (line, block_line) in zip(convs, results, strict=True):
         words = [int(w) for w in line.split()]
         assert words[0] == 0, f"{type_name} {in_scale} {out_scale}: not stored"
-        stored = list(zip(words[1::2], words[2::2]))
         want = [quantize_multiplier(in_scale * s / out_scale) for s in scales]
-        assert stored == want
+        assert list(zip(words[1::2], words[2::2])) == want
+        block = [int(w) for w in block_line.split()[1:]]
+        assert list(zip(block[0::2], block[1::2])) == want
         channels += len(scales)
     assert channels > 1000

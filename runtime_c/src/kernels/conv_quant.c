@@ -83,7 +83,8 @@ TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_
     el_activation_range_f32(params->activation, &q->act_min_f, &q->act_max_f);
     return kTfLiteOk;
   }
-  return el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation, true, &q->rq);
+  return el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation, true, false,
+                                 &q->rq);
 }
 
 typedef el_conv_geom geom;
@@ -128,23 +129,15 @@ static void conv_int8(const geom* g, const el_conv_q* q, const TfLiteTensor* inp
   const int8_t* filt = filter->data.int8;
   const int32_t* bias_data = bias ? bias->data.i32 : NULL;
   int8_t* out = output->data.int8;
-  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   const int32_t in_off = -input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
-  int64_t o = 0;
-  for (int b = 0; b < g->batches; ++b) {
-    for (int oy = 0; oy < g->out_h; ++oy) {
-      for (int ox = 0; ox < g->out_w; ++ox) {
-        for (int oc = 0; oc < g->out_ch; ++oc) {
-          int32_t acc = 0;
-          CONV_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, oc, in_off, 0, acc);
-          if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-          acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], shifts[oc]), out_off);
-          out[o++] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
-        }
-      }
-    }
-  }
+  EL_FOR_EACH_OUTPUT_REQUANT(*g, input, filter, output, {
+    int32_t acc = 0;
+    CONV_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, oc, in_off, 0, acc);
+    if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
+    acc = el_q_add_wrap(el_q_mbqm(acc, EL_RQ_MULTIPLIER, EL_RQ_SHIFT), out_off);
+    out[o] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
+  });
 }
 
 static void conv_int16(const geom* g, const el_conv_q* q, const TfLiteTensor* input,
@@ -152,31 +145,22 @@ static void conv_int16(const geom* g, const el_conv_q* q, const TfLiteTensor* in
   const int16_t* in = input->data.i16;
   const int8_t* filt = filter->data.int8;
   int16_t* out = output->data.i16;
-  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   const int32_t in_off = -input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
-  int64_t o = 0;
-  for (int b = 0; b < g->batches; ++b) {
-    for (int oy = 0; oy < g->out_h; ++oy) {
-      for (int ox = 0; ox < g->out_w; ++ox) {
-        for (int oc = 0; oc < g->out_ch; ++oc) {
-          int64_t acc = 0;
-          CONV_ACCUMULATE(int64_t, int16_t, int8_t, in, filt, *g, b, oy, ox, oc, in_off, 0, acc);
-          if (bias != NULL) {
-            acc = el_q_add_wrap64(acc, bias->type == kTfLiteInt64 ? bias->data.i64[oc]
-                                                                  : bias->data.i32[oc]);
-          }
-          /* With an int32 bias LiteRT runs its int32-accumulator 16x8 kernel (rescaled with the
-           * 32-bit multiplier); with an int64 bias the int64 one (16-bit multiplier). */
-          const int32_t v = (bias != NULL && bias->type == kTfLiteInt32
-                                 ? el_q_mbqm((int32_t)acc, q->rq.multipliers[oc], shifts[oc])
-                                 : el_q_mbqm64(acc, q->rq.multipliers[oc], shifts[oc])) +
-                            out_off;
-          out[o++] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
-        }
-      }
+  EL_FOR_EACH_OUTPUT_REQUANT(*g, input, filter, output, {
+    int64_t acc = 0;
+    CONV_ACCUMULATE(int64_t, int16_t, int8_t, in, filt, *g, b, oy, ox, oc, in_off, 0, acc);
+    if (bias != NULL) {
+      acc = el_q_add_wrap64(acc, bias->type == kTfLiteInt64 ? bias->data.i64[oc] : bias->data.i32[oc]);
     }
-  }
+    /* With an int32 bias LiteRT runs its int32-accumulator 16x8 kernel (rescaled with the
+     * 32-bit multiplier); with an int64 bias the int64 one (16-bit multiplier). */
+    const int32_t v = (bias != NULL && bias->type == kTfLiteInt32
+                           ? el_q_mbqm((int32_t)acc, EL_RQ_MULTIPLIER, EL_RQ_SHIFT)
+                           : el_q_mbqm64(acc, EL_RQ_MULTIPLIER, EL_RQ_SHIFT)) +
+                      out_off;
+    out[o] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
+  });
 }
 
 static void conv_uint8(const geom* g, const el_conv_q* q, const TfLiteTensor* input,

@@ -42,10 +42,48 @@ TfLiteStatus el_conv_requant_channels(TfLiteContext* context, const TfLiteTensor
 
 /* el_conv_requant_channels with CONV_2D's and DEPTHWISE_CONV_2D's checks: filter scales along a
  * dimension of the filter, per channel not for uint8 when !uint8_per_channel, and int16 shifts
- * that mbqm64 takes. */
+ * that mbqm64 takes. Without `keep_channels` the int8 and int16 channels are checked but not
+ * kept: the kernel takes them from el_requant_block when it runs. */
 TfLiteStatus el_conv_requant_prepare(TfLiteContext* context, const TfLiteTensor* input, const TfLiteTensor* filter,
                                      const TfLiteTensor* bias, const TfLiteTensor* output, int out_ch,
-                                     TfLiteFusedActivation activation, bool uint8_per_channel, el_conv_requant* r);
+                                     TfLiteFusedActivation activation, bool uint8_per_channel, bool keep_channels,
+                                     el_conv_requant* r);
+
+/* The requantization of up to EL_REQUANT_BLOCK consecutive output channels, computed from the
+ * scales the model carries when a kernel runs instead of being kept for every channel. */
+enum { EL_REQUANT_BLOCK = 16 };
+typedef struct el_requant_block {
+  int32_t multipliers[EL_REQUANT_BLOCK];
+  int8_t shifts[EL_REQUANT_BLOCK];
+} el_requant_block;
+
+/* Channels [first, first + n) of input scale * filter scale / output scale, as
+ * el_conv_requant_channels stores them (n <= EL_REQUANT_BLOCK; the filter's scales checked). */
+void el_requant_block_fill(const TfLiteTensor* input, const TfLiteTensor* filter, const TfLiteTensor* output,
+                           int first, int n, el_requant_block* b);
+
+/* Runs `body` for every element of the NHWC output of a convolution-like op with geometry g
+ * (el_conv_geom), a block of output channels at a time: the body sees b, oy, ox, the output
+ * channel oc and the output offset o, and reads the channel's multiplier and shift as
+ * EL_RQ_MULTIPLIER and EL_RQ_SHIFT (after its sums, so they hold no register during them). */
+#define EL_FOR_EACH_OUTPUT_REQUANT(g, input, filter, output, body)                                          \
+  do {                                                                                                      \
+    for (int oc0_ = 0; oc0_ < (g).out_ch; oc0_ += EL_REQUANT_BLOCK) {                                       \
+      const int n_ = (g).out_ch - oc0_ < EL_REQUANT_BLOCK ? (g).out_ch - oc0_ : EL_REQUANT_BLOCK;          \
+      el_requant_block rq_;                                                                                 \
+      el_requant_block_fill((input), (filter), (output), oc0_, n_, &rq_);                                   \
+      for (int b = 0; b < (g).batches; ++b)                                                                 \
+        for (int oy = 0; oy < (g).out_h; ++oy)                                                              \
+          for (int ox = 0; ox < (g).out_w; ++ox)                                                            \
+            for (int k_ = 0; k_ < n_; ++k_) {                                                               \
+              const int oc = oc0_ + k_;                                                                     \
+              const int64_t o = (((int64_t)b * (g).out_h + oy) * (g).out_w + ox) * (g).out_ch + oc;        \
+              body                                                                                          \
+            }                                                                                               \
+    }                                                                                                       \
+  } while (0)
+#define EL_RQ_MULTIPLIER (rq_.multipliers[k_])
+#define EL_RQ_SHIFT (rq_.shifts[k_])
 
 /* Arena scratch of a hybrid kernel: the input quantized to int8, and a scale and a zero point per
  * batch row. */

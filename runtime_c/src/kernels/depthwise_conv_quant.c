@@ -66,7 +66,8 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_co
     el_activation_range_f32(params->activation, &q->act_min_f, &q->act_max_f);
     return kTfLiteOk;
   }
-  return el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation, false, &q->rq);
+  return el_conv_requant_prepare(context, input, filter, bias, output, out_ch, params->activation, false, false,
+                                 &q->rq);
 }
 
 typedef el_conv_geom geom;
@@ -121,14 +122,14 @@ static void dw_int8(const geom* g, const el_dwconv_q* q, const TfLiteTensor* inp
   const int8_t* filt = filter->data.int8;
   const int32_t* bias_data = bias ? bias->data.i32 : NULL;
   int8_t* out = output->data.int8;
-  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
   const int32_t in_off = -input->params.zero_point;
   const int32_t out_off = output->params.zero_point;
-  DW_FOR_EACH_OUTPUT(*g, {
+  EL_FOR_EACH_OUTPUT_REQUANT(*g, input, filter, output, {
+    const int ic = oc / g->mult;
     int32_t acc = 0;
     DW_ACCUMULATE(int32_t, int8_t, int8_t, in, filt, *g, b, oy, ox, ic, oc, in_off, 0, acc);
     if (bias_data) acc = el_q_add_wrap(acc, bias_data[oc]);
-    acc = el_q_add_wrap(el_q_mbqm(acc, q->rq.multipliers[oc], shifts[oc]), out_off);
+    acc = el_q_add_wrap(el_q_mbqm(acc, EL_RQ_MULTIPLIER, EL_RQ_SHIFT), out_off);
     out[o] = (int8_t)el_q_clamp(acc, q->rq.act_min, q->rq.act_max);
   });
 }
@@ -139,12 +140,12 @@ static void dw_int16(const geom* g, const el_dwconv_q* q, const TfLiteTensor* in
   const int8_t* filt = filter->data.int8;
   const int64_t* bias_data = bias ? bias->data.i64 : NULL;
   int16_t* out = output->data.i16;
-  const int8_t* shifts = el_conv_requant_shifts(&q->rq);
-  DW_FOR_EACH_OUTPUT(*g, {
+  EL_FOR_EACH_OUTPUT_REQUANT(*g, input, filter, output, {
+    const int ic = oc / g->mult;
     int64_t acc = 0;
     DW_ACCUMULATE(int64_t, int16_t, int8_t, in, filt, *g, b, oy, ox, ic, oc, 0, 0, acc);
     if (bias_data) acc = el_q_add_wrap64(acc, bias_data[oc]);
-    const int32_t v = el_q_mbqm64(acc, q->rq.multipliers[oc], shifts[oc]);
+    const int32_t v = el_q_mbqm64(acc, EL_RQ_MULTIPLIER, EL_RQ_SHIFT);
     out[o] = (int16_t)el_q_clamp(v, q->rq.act_min, q->rq.act_max);
   });
 }

@@ -191,13 +191,13 @@ bool el_q_accumulators_bounded(const TfLiteTensor* input, const TfLiteTensor* fi
   return true;
 }
 
-TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int8_t* shifts, int n) {
+TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int8_t* shifts, int first, int n) {
   for (int c = 0; c < n; ++c) {
     if (shifts[c] > EL_Q_MBQM64_MAX_SHIFT) {
       context->ReportError(context,
                            "Channel %d: input scale * filter scale / output scale is 2^%d, too "
                            "large for a 16x8 kernel.",
-                           c, (int)shifts[c]);
+                           first + c, (int)shifts[c]);
       return kTfLiteError;
     }
   }

@@ -166,8 +166,9 @@ bool el_q_accumulators_bounded(const TfLiteTensor* input, const TfLiteTensor* fi
                                bool channel_last);
 
 /* Reports an error unless every shift is one el_q_mbqm64 accepts (scale ratios of 2^14 and
- * more, which only broken files carry, would shift by a negative amount). */
-TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int8_t* shifts, int n);
+ * more, which only broken files carry, would shift by a negative amount); shifts[0] is channel
+ * `first`'s. */
+TfLiteStatus el_q_check_mbqm64_shifts(TfLiteContext* context, const int8_t* shifts, int first, int n);
 
 /* The legacy uint8 (per-tensor) requantization multiplier of conv/depthwise: the bias scale
  * must equal in_scale * filter_scale to within 2% of an output step. */

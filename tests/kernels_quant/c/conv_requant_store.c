@@ -1,10 +1,12 @@
 /* Reads convolution scales from stdin and prints what el_conv_requant_channels stores for them,
- * read back through the compact layout (int32 multipliers, then int8 shifts), so the caller can
- * compare every channel with the multiplier formula.
+ * read back through the compact layout (int32 multipliers, then int8 shifts), and what
+ * el_requant_block_fill gives the kernels that keep no channels, so the caller can compare every
+ * channel with the multiplier formula.
  *
  * Input, one convolution a line: `<int8|int16> <input scale> <output scale> <n> <n filter scales>`
- * (scales as C hexadecimal floats, exact float32 values). Output, one line each: the status, then
- * `<multiplier> <shift>` per channel. Exit status 0 unless the input cannot be read. */
+ * (scales as C hexadecimal floats, exact float32 values). Output, two lines each: the status, then
+ * `<multiplier> <shift>` per stored channel; `block`, then the same pairs from blocks of
+ * EL_REQUANT_BLOCK channels. Exit status 0 unless the input cannot be read. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,13 @@ int main(void) {
     if (status == kTfLiteOk) {
       const int8_t* shifts = el_conv_requant_shifts(&r);
       for (int c = 0; c < n; ++c) printf(" %ld %d", (long)r.multipliers[c], (int)shifts[c]);
+    }
+    printf("\nblock");
+    for (int first = 0; first < n; first += EL_REQUANT_BLOCK) {
+      const int count = n - first < EL_REQUANT_BLOCK ? n - first : EL_REQUANT_BLOCK;
+      el_requant_block b;
+      el_requant_block_fill(&input, &filter, &output, first, count, &b);
+      for (int k = 0; k < count; ++k) printf(" %ld %d", (long)b.multipliers[k], (int)b.shifts[k]);
     }
     printf("\n");
     free(scales);

@@ -38,7 +38,7 @@ TfLiteStatus el_conv16_prepare(TfLiteContext* ctx, const el_conv_geom* g, const 
   }
   c->bias32 = bias != NULL && bias->type == kTfLiteInt32;
   c->out_zp = output->params.zero_point;
-  return el_conv_requant_prepare(ctx, input, filter, bias, output, g->out_c, activation, true, &c->rq);
+  return el_conv_requant_prepare(ctx, input, filter, bias, output, g->out_c, activation, true, true, &c->rq);
 }
 
 /* The sum over one run of n products, in int32 blocks of kBlock (short enough not to overflow)
