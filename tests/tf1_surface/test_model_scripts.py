@@ -135,3 +135,24 @@ def test_contrib_data_is_experimental():
     """TF 1.15's contrib.data names of the fused transformations were the data.experimental functions."""
     for name in ("map_and_batch", "parallel_interleave", "shuffle_and_repeat"):
         assert getattr(tf.contrib.data, name) is getattr(tf.data.experimental, name)
+
+
+def test_contrib_predictor_from_saved_model(tmp_path):
+    """tf.contrib.predictor.from_saved_model over a simple_save export: the serving_default signature's inputs
+    fed from a dict, outputs returned as a dict (values by the model's formula), and TF 1.15's refusals."""
+    weights = np.array([[1.0, -1.0], [0.5, 2.0]], np.float32)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        y = tf.matmul(x, tf.constant(weights), name="y")
+        tf.saved_model.simple_save(sess, str(tmp_path / "m"), inputs={"x": x}, outputs={"y": y})
+    predict = tf.contrib.predictor.from_saved_model(str(tmp_path / "m"))
+    data = np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)
+    out = predict({"x": data})
+    assert sorted(out) == ["y"] and sorted(predict.feed_tensors) == ["x"]
+    np.testing.assert_allclose(out["y"], data @ weights)
+    with pytest.raises(ValueError, match="Got unexpected keys in input_dict"):
+        predict({"z": data})
+    with pytest.raises(ValueError, match='Got signature_def_key "nope". Available signatures are'):
+        tf.contrib.predictor.from_saved_model(str(tmp_path / "m"), signature_def_key="nope")
+    with pytest.raises(ValueError, match="input_names and output_names must both be specified"):
+        tf.contrib.predictor.from_saved_model(str(tmp_path / "m"), input_names={"x": "x:0"})
