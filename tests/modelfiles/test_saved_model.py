@@ -102,7 +102,7 @@ def test_builder_with_two_meta_graphs_text_format_and_main_op(tmp_path):
                 builder.add_meta_graph_and_variables(sess, ["again"])
         builder.add_meta_graph([tf.saved_model.TRAINING, "extra"])
         path = builder.save(as_text=True)
-    assert os.path.basename(path) == "saved_model.pbtxt"
+    assert os.path.basename(path) == b"saved_model.pbtxt"
     assert tf.saved_model.maybe_saved_model_directory(str(export_dir))
     assert tf.saved_model.contains_saved_model(str(export_dir))
     with tf.Graph().as_default(), tf.Session() as sess:

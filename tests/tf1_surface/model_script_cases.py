@@ -89,11 +89,12 @@ def saved_model_bytes_export_dir(tf, lib):
         sess.run(tf.global_variables_initializer())
         builder = tf.saved_model.builder.SavedModelBuilder(export)
         builder.add_meta_graph_and_variables(sess, [tf.saved_model.tag_constants.SERVING])
-        builder.save()
+        written = builder.save()
     with tf.Graph().as_default(), tf.Session() as sess:
         tf.saved_model.loader.load(sess, [tf.saved_model.tag_constants.SERVING], export)
         value = sess.run("y:0", {"x:0": np.array([[1.0, 1.0]], np.float32)})
-    return {"files": sorted(os.listdir(os.fsdecode(export))), "y": value}
+    return {"files": sorted(os.listdir(os.fsdecode(export))), "y": value,
+            "save_returns": [type(written).__name__, os.path.basename(os.fsdecode(written))]}
 
 
 def _train_and_save(tf, workdir: str) -> str:

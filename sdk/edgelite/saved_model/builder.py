@@ -165,8 +165,8 @@ class SavedModelBuilder:
         self._tag_and_add_meta_graph(meta_graph_def, tags, signature_def_map)
         self._has_saved_variables = True
 
-    def save(self, as_text: bool = False) -> str:
-        """Writes saved_model.pb (deterministic bytes) or saved_model.pbtxt; returns its path."""
+    def save(self, as_text: bool = False) -> bytes:
+        """Writes saved_model.pb (deterministic bytes) or saved_model.pbtxt; returns its path as bytes, as TF."""
         from edgelite.checkpoint.fileio import atomic_write_bytes
         from edgelite.framework.proto_order import deterministic_copy
         from edgelite.framework.text_format import message_to_string
@@ -180,7 +180,7 @@ class SavedModelBuilder:
             data = message.SerializeToString()
         atomic_write_bytes(path, data)
         _log.info("SavedModel written to: %s", path)
-        return path
+        return os.fsencode(path)
 
 
 Builder = SavedModelBuilder
