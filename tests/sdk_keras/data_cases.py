@@ -210,4 +210,34 @@ def case_arrays_with_steps(tf):
     return out
 
 
+def case_custom_objects(tf):
+    """A model with a custom activation rebuilt from JSON: refused without registration, accepted inside
+    custom_object_scope (not visible in get_custom_objects there) or after get_custom_objects().update."""
+    K = _fresh(tf)
+
+    def scaled_tanh(x):
+        return 2.0 * K.backend.tanh(x)
+
+    model = K.Sequential([K.layers.Dense(3, activation=scaled_tanh, input_shape=(2,))])
+    _seed_weights(model, 60)
+    x = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
+    text, weights, want = model.to_json(), model.get_weights(), model.predict(x)
+    out = {"unregistered": _error(lambda: K.models.model_from_json(text))}
+    with K.utils.custom_object_scope({"scaled_tanh": scaled_tanh}):
+        scoped = K.models.model_from_json(text)
+        out["visible_globally_in_scope"] = "scaled_tanh" in K.utils.get_custom_objects()
+    scoped.set_weights(weights)
+    out["scoped_matches"] = float(np.max(np.abs(scoped.predict(x) - want)))
+    out["after_scope"] = _error(lambda: K.models.model_from_json(text))
+    K.utils.get_custom_objects()["scaled_tanh"] = scaled_tanh
+    try:
+        registered = K.models.model_from_json(text)
+        registered.set_weights(weights)
+        out["registered_matches"] = float(np.max(np.abs(registered.predict(x) - want)))
+        out["activation_by_name"] = K.activations.get("scaled_tanh") is scaled_tanh
+    finally:
+        del K.utils.get_custom_objects()["scaled_tanh"]
+    return out
+
+
 CASES = {name[len("case_"):]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

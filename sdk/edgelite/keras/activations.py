@@ -105,11 +105,12 @@ def get(identifier: Any) -> Callable:
 
 
 def serialize(activation: Callable) -> str:
-    """The name of an activation function (what model configs store)."""
+    """The name of an activation function (what model configs store): a built-in's name, or a custom function's
+    __name__ (loading it back needs that name registered, see keras.utils.custom_object_scope)."""
     name = getattr(activation, "__name__", None)
-    if name in _BY_NAME and _BY_NAME[name] is activation:
-        return name
-    raise ValueError(f"Unknown activation function {activation}")
+    if name is None:
+        raise ValueError(f"Unknown activation function {activation}")
+    return name
 
 
 def deserialize(name: str, custom_objects: Optional[dict] = None) -> Callable:

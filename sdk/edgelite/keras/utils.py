@@ -1,10 +1,12 @@
-"""tf.keras.utils: to_categorical, normalize, pad_sequences and Sequence (batches for fit and friends)."""
+"""tf.keras.utils: to_categorical, normalize, pad_sequences, Sequence (batches for fit and friends) and the
+custom-object registry (get_custom_objects, custom_object_scope, CustomObjectScope)."""
 from __future__ import annotations
 
 from typing import Any, Optional
 
 import numpy as np
 
+from .custom_objects import CustomObjectScope, custom_object_scope, get_custom_objects  # noqa: F401
 from .preprocessing.sequence import pad_sequences  # noqa: F401
 from .sequence_data import Sequence  # noqa: F401
 

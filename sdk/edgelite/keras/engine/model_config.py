@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from ..custom_objects import CustomObjectScope, lookup
 from .input_layer import InputLayer
 
 
@@ -19,7 +20,7 @@ def layer_classes() -> Dict[str, type]:
 def layer_from_config(entry: dict, custom_objects: Optional[dict] = None) -> Any:
     """A layer (or nested model) from {'class_name', 'config'}."""
     name = entry["class_name"]
-    cls = (custom_objects or {}).get(name) or layer_classes().get(name)
+    cls = (custom_objects or {}).get(name) or lookup(name) or layer_classes().get(name)
     if cls is None:
         raise ValueError(f"Unknown layer: '{name}'. Please ensure you are using a `keras.utils.custom_object_scope` "
                          "and that this object is included in the scope. See "
@@ -27,7 +28,9 @@ def layer_from_config(entry: dict, custom_objects: Optional[dict] = None) -> Any
                          "for details.")
     if name in ("Sequential", "Model", "Functional"):
         return model_from_config(entry, custom_objects)
-    return cls.from_config(dict(entry["config"]))
+    # the layer's own names (activation, initializers, ...) resolve against custom_objects too
+    with CustomObjectScope(custom_objects or {}):
+        return cls.from_config(dict(entry["config"]))
 
 
 def model_from_config(config: dict, custom_objects: Optional[dict] = None) -> Any:
