@@ -1,5 +1,7 @@
 /* The micro interpreter built for the workstation (tests/micro/test_micro_host.py):
  *   host_micro run MODEL ARENA_BYTES [INPUT.bin ...]   outputs in hex and the RAM stats
+ *   host_micro stream MODEL ARENA_BYTES (INPUT.bin|reset) ...  one invoke per input of a one-input
+ *                                                  model (EL_ROUND lines), "reset": el_micro_reset
  *   host_micro fuzz MODEL CASES SEED                    mutated copies of MODEL, none may crash
  * The fuzz mode flips bytes, writes random words and truncates; every case must either fail
  * cleanly at create or create and invoke, and the sanitizers of the build catch any stray read. */
@@ -39,14 +41,8 @@ static unsigned char* read_file(const char* path, size_t* size) {
   return p;
 }
 
-static int run(int argc, char** argv) {
-  size_t model_size = 0;
-  unsigned char* model = read_file(argv[2], &model_size);
-  const size_t arena_bytes = (size_t)strtoull(argv[3], NULL, 10);
-  unsigned char* arena = aligned_alloc(16, (arena_bytes + 16) & ~(size_t)15);
-  if (model == NULL || arena == NULL) return 2;
-  el_micro_interpreter* mi = el_micro_interpreter_create(model, model_size, arena, arena_bytes, loud, NULL);
-  if (mi == NULL) return 1;
+/* Copies the input files into the graph inputs; 0 when all fit. */
+static int set_inputs(el_micro_interpreter* mi, int argc, char** argv) {
   for (int i = 4; i < argc; ++i) {
     size_t n = 0;
     unsigned char* x = read_file(argv[i], &n);
@@ -55,18 +51,61 @@ static int run(int argc, char** argv) {
     memcpy(t->data.raw, x, n);
     free(x);
   }
-  const long before = el_micro_get_stats(mi).alloc_calls;
-  if (el_micro_invoke(mi) != kTfLiteOk) return 1;
-  const el_micro_stats s = el_micro_get_stats(mi);
+  return 0;
+}
+
+static void print_outputs(const el_micro_interpreter* mi, const char* label) {
   for (size_t o = 0; o < el_micro_num_outputs(mi); ++o) {
     const TfLiteTensor* t = el_micro_output(mi, o);
-    printf("EL_OUTPUT %u ", (unsigned)o);
+    printf("%s %u ", label, (unsigned)o);
     for (size_t k = 0; k < t->bytes; ++k) printf("%02x", (unsigned)(uint8_t)t->data.raw_const[k]);
     printf("\n");
   }
+}
+
+static el_micro_interpreter* create(int argc, char** argv) {
+  size_t model_size = 0;
+  unsigned char* model = read_file(argv[2], &model_size);
+  const size_t arena_bytes = (size_t)strtoull(argv[3], NULL, 10);
+  unsigned char* arena = aligned_alloc(16, (arena_bytes + 16) & ~(size_t)15);
+  if (model == NULL || arena == NULL) exit(2);
+  el_micro_interpreter* mi = el_micro_interpreter_create(model, model_size, arena, arena_bytes, loud, NULL);
+  if (mi == NULL) exit(1);
+  if (set_inputs(mi, argc, argv) != 0) exit(2);
+  return mi;
+}
+
+static int run(int argc, char** argv) {
+  el_micro_interpreter* mi = create(argc, argv);
+  const long before = el_micro_get_stats(mi).alloc_calls;
+  if (el_micro_invoke(mi) != kTfLiteOk) return 1;
+  const el_micro_stats s = el_micro_get_stats(mi);
+  print_outputs(mi, "EL_OUTPUT");
   printf("EL_STATS ram_used=%zu activations=%zu persistent=%zu alloc_calls_in_invoke=%ld tensor_bytes=%zu\n",
          s.used, s.activations, s.persistent, s.alloc_calls - before, s.tensor_bytes);
   printf("EL_DONE\n");
+  return 0;
+}
+
+/* One invoke per input file of a one-input model, the state carried from each to the next; the
+ * word "reset" in place of a file calls el_micro_reset. */
+static int stream(int argc, char** argv) {
+  el_micro_interpreter* mi = create(4, argv);
+  const long before = el_micro_get_stats(mi).alloc_calls;
+  char label[32];
+  int round = 0;
+  for (int i = 4; i < argc; ++i) {
+    if (strcmp(argv[i], "reset") == 0) {
+      if (el_micro_reset(mi) != kTfLiteOk) return 1;
+      continue;
+    }
+    char* one[5] = {argv[0], argv[1], argv[2], argv[3], argv[i]};
+    if (set_inputs(mi, 5, one) != 0) return 2;
+    if (el_micro_invoke(mi) != kTfLiteOk) return 1;
+    snprintf(label, sizeof label, "EL_ROUND %d", round++);
+    print_outputs(mi, label);
+  }
+  printf("EL_STATS alloc_calls_after_create=%ld\n", el_micro_get_stats(mi).alloc_calls - before);
   return 0;
 }
 
@@ -111,6 +150,7 @@ static int fuzz(char** argv) {
       memset(t->data.raw, (int)(next_random() & 0xff), t->bytes);
     }
     (void)el_micro_invoke(mi);
+    if (el_micro_reset(mi) == kTfLiteOk) (void)el_micro_invoke(mi);
   }
   printf("EL_FUZZ cases=%ld created=%ld reports=%ld\n", cases, created, reports);
   return 0;
@@ -118,7 +158,8 @@ static int fuzz(char** argv) {
 
 int main(int argc, char** argv) {
   if (argc >= 4 && strcmp(argv[1], "run") == 0) return run(argc, argv);
+  if (argc >= 4 && strcmp(argv[1], "stream") == 0) return stream(argc, argv);
   if (argc == 5 && strcmp(argv[1], "fuzz") == 0) return fuzz(argv);
-  fprintf(stderr, "usage: host_micro run MODEL ARENA [INPUT.bin ...] | fuzz MODEL CASES SEED\n");
+  fprintf(stderr, "usage: host_micro run|stream MODEL ARENA [INPUT.bin ...] | fuzz MODEL CASES SEED\n");
   return 2;
 }

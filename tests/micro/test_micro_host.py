@@ -1,6 +1,7 @@
 """The micro interpreter (runtime_c/src/micro) built for this machine with AddressSanitizer and UBSan: the
 three TFLM examples give the hosted interpreter's bytes, the RAM it reports needing is exactly the smallest
-buffer that works, and mutated models fail cleanly at create or run without a memory error.
+buffer that works, mutated models fail cleanly at create or run without a memory error, and stateful models
+carry their state from invoke to invoke as the hosted interpreter does until el_micro_reset starts them afresh.
 
 Needs cmake and a C compiler only (no cross tools); tests/micro/test_firmware.py runs the same code under qemu.
 """
@@ -22,6 +23,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 REALWORLD = ROOT.parent / "shared" / "realworld"
 MODELS = ("tflm_hello_world_int8", "tflm_micro_speech_quantized", "tiny_kws_ref_model")
+# State kept across invokes that shows in the outputs: int8 LSTM state tensors (non-zero zero point), float
+# LSTM state tensors, and the audio front end's SignalFilterBankSpectralSubtraction noise estimate (kernel
+# data, no variable tensor).
+STATEFUL = ("tflm_trained_lstm_int8", "tflm_trained_lstm", "tflm_audio_preprocessor_int8")
 CC = shutil.which("cc") or shutil.which("gcc")
 # The interpreter allocates nothing from the heap; the driver's own buffers are left to the OS.
 ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
@@ -42,7 +47,7 @@ def _load(name: str, path: Path):
 
 def _op_header(extra: Sequence[Path]) -> str:
     module = _load("el_firmware_tool", ROOT / "runtime_c" / "tools" / "firmware.py")
-    return module._op_header([REALWORLD / m / "model.tflite" for m in MODELS] + list(extra))
+    return module._op_header([REALWORLD / m / "model.tflite" for m in MODELS + STATEFUL] + list(extra))
 
 
 def _wide_model() -> Optional[bytes]:
@@ -86,8 +91,8 @@ def wide_model(tmp_path_factory) -> Optional[Path]:
 
 @pytest.fixture(scope="module")
 def host_micro(tmp_path_factory, wide_model) -> Path:
-    """The host_micro driver linked with a sanitized freestanding build of the three models' ops (and the
-    wide test model's)."""
+    """The host_micro driver linked with a sanitized freestanding build of the three models' ops, the stateful
+    models' and the wide test model's."""
     build = tmp_path_factory.mktemp("micro_host")
     header = build / "ops.h"
     header.write_text(_op_header([wide_model] if wide_model is not None else []))
@@ -115,14 +120,23 @@ def _run(exe: Path, case: str, arena: int, tmp_path: Path) -> subprocess.Complet
                       tmp_path)
 
 
-def _hosted_outputs(model: Path, x: np.ndarray):
+def _hosted_stream(model: Path, xs: Sequence[np.ndarray]):
+    """The hosted interpreter's outputs for one invoke per input, in one interpreter (state carried)."""
     from edgelite_runtime import Interpreter, OpResolverType
 
     interp = Interpreter(model_path=str(model), experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
     interp.allocate_tensors()
-    interp.set_tensor(interp.get_input_details()[0]["index"], x)
-    interp.invoke()
-    return [np.ascontiguousarray(interp.get_tensor(d["index"])).tobytes() for d in interp.get_output_details()]
+    rounds = []
+    for x in xs:
+        interp.set_tensor(interp.get_input_details()[0]["index"], x)
+        interp.invoke()
+        rounds.append([np.ascontiguousarray(interp.get_tensor(d["index"])).tobytes()
+                       for d in interp.get_output_details()])
+    return rounds
+
+
+def _hosted_outputs(model: Path, x: np.ndarray):
+    return _hosted_stream(model, [x])[0]
 
 
 def _host_outputs(case: str):
@@ -180,3 +194,28 @@ def test_wide_node_repeated_tensor_and_listed_zero_points(host_micro, wide_model
     short = _run_model(host_micro, wide_model, x, used - 8, tmp_path)
     assert short.returncode == 1 and "EL_ERROR" in short.stdout, short.stdout + short.stderr
 
+
+
+@pytest.mark.parametrize("case", STATEFUL)
+def test_state_carries_across_invokes_until_reset(case, host_micro, tmp_path):
+    """Inputs 0, 1, then el_micro_reset, then 1, 0: the hosted interpreter's outputs for the stream 0, 1 in one
+    interpreter, then those of a fresh interpreter given 1, 0 (TFLM's MicroInterpreter::Reset starts the
+    stream afresh)."""
+    model = REALWORLD / case / "model.tflite"
+    xs = [np.load(REALWORLD / case / f"input_{k}_0.npy") for k in (0, 1)]
+    files = []
+    for k, x in enumerate(xs):
+        files.append(str(tmp_path / f"x{k}.bin"))
+        np.ascontiguousarray(x).tofile(files[-1])
+    proc = subprocess.run([str(host_micro), "stream", str(model), str(256 * 1024), files[0], files[1], "reset",
+                           files[1], files[0]], capture_output=True, text=True, timeout=120, env=ENV)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-4000:]
+    rounds: dict = {}
+    for m in re.finditer(r"^EL_ROUND (\d+) \d+ ([0-9a-f]*)$", proc.stdout, re.M):
+        rounds.setdefault(int(m.group(1)), []).append(bytes.fromhex(m.group(2)))
+    carried = _hosted_stream(model, xs)
+    fresh = _hosted_stream(model, xs[::-1])
+    # The state shows in the outputs: input 1 after input 0 gives other outputs than input 1 first.
+    assert carried[1] != fresh[0]
+    assert [rounds[r] for r in range(4)] == carried + fresh
+    assert re.search(r"alloc_calls_after_create=0$", proc.stdout, re.M)

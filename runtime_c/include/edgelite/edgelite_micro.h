@@ -49,6 +49,12 @@ el_micro_interpreter* el_micro_interpreter_create(const void* model, size_t mode
 /* Runs the graph once; kTfLiteError after reporting a kernel's failure. */
 TfLiteStatus el_micro_invoke(el_micro_interpreter* mi);
 
+/* Starts a new stream (TFLM's MicroInterpreter::Reset): variable tensors back to their initial
+ * values (an int8 one's zero point, else zero) and the kernels' state kept across invokes (the
+ * signal ops') back to its value after create. Allocates nothing. Linked only into firmware
+ * that calls it. */
+TfLiteStatus el_micro_reset(el_micro_interpreter* mi);
+
 size_t el_micro_num_inputs(const el_micro_interpreter* mi);
 size_t el_micro_num_outputs(const el_micro_interpreter* mi);
 /* The i-th input / output tensor (data, dims, type, quantization); NULL when out of range. These

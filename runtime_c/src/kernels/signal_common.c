@@ -66,6 +66,15 @@ const TfLiteRegistration* el_signal_lookup(const char* name, int version) {
   return NULL;
 }
 
+void el_signal_reset(const TfLiteRegistration* reg, void* user_data) {
+#if !defined(EDGELITE_OP_SELECTION) || defined(EL_KEEP_SignalFilterBankSpectralSubtraction)
+  if (reg == &el_signal_filter_bank_spectral_subtraction) el_signal_spectral_subtraction_reset(user_data);
+#else
+  (void)reg;
+  (void)user_data;
+#endif
+}
+
 bool el_signal_int_option(const el_flex_map* map, const char* key, int64_t lo, int64_t hi, int64_t* out) {
   el_flex_value v;
   int64_t x = 0;

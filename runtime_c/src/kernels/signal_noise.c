@@ -19,8 +19,13 @@ typedef struct subtraction_data {
   uint32_t smoothing, one_minus_smoothing, alternate_smoothing, alternate_one_minus_smoothing;
   uint32_t min_signal_remaining;
   int smoothing_bits, subtraction_bits;
-  uint32_t* noise; /* num_channels, the state; zeroed by every prepare */
+  uint32_t* noise; /* num_channels, the state; zeroed by every prepare and reset */
 } subtraction_data;
+
+void el_signal_spectral_subtraction_reset(void* user_data) {
+  subtraction_data* d = (subtraction_data*)user_data;
+  if (d != NULL && d->options_ok) memset(d->noise, 0, (size_t)d->num_channels * sizeof(uint32_t));
+}
 
 static bool read_coefficient(const el_flex_map* m, const char* key, uint32_t* out) {
   int64_t v = 0;
@@ -78,7 +83,7 @@ static TfLiteStatus subtraction_prepare(TfLiteContext* ctx, TfLiteNode* node) {
     EL_ENSURE_TYPES_EQ(ctx, out->type, kTfLiteUInt32);
     EL_ENSURE_OK(ctx, el_resize_like(ctx, out, input));
   }
-  memset(d->noise, 0, (size_t)d->num_channels * sizeof(uint32_t));
+  el_signal_spectral_subtraction_reset(d);
   return kTfLiteOk;
 }
 

@@ -30,6 +30,12 @@ extern const TfLiteRegistration el_signal_filter_bank_log;
 /* The signal op called `name` (version 1), or NULL. */
 const TfLiteRegistration* el_signal_lookup(const char* name, int version);
 
+/* Starts a new stream for a node of `reg` with kernel data `user_data`: the state a signal op
+ * keeps across invokes back to its value after prepare (TFLM's registration reset; only
+ * SignalFilterBankSpectralSubtraction has such state here). Other registrations: nothing. */
+void el_signal_reset(const TfLiteRegistration* reg, void* user_data);
+void el_signal_spectral_subtraction_reset(void* user_data);
+
 /* Reads the integer (or bool) option `key` of a custom op's flexbuffer map into *out; false
  * when the map is malformed, the key is absent, or the value is not a number in [lo, hi]. */
 bool el_signal_int_option(const el_flex_map* map, const char* key, int64_t lo, int64_t hi, int64_t* out);

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "interp.h"
 #include "kernels/registry.h"
+#include "kernels/signal_ops.h"
 #include "micro/micro.h"
 #include "op_names.h"
 
@@ -760,6 +761,23 @@ TfLiteStatus el_micro_invoke(el_micro_interpreter* mi) {
   el_micro_arena_bind(NULL);
   mi->alloc_calls += none.calls;
   return st;
+}
+
+/* TFLM's MicroInterpreter::Reset: every variable tensor back to the value create gave it (the
+ * zero point for int8, else zero, TFLM's ResetVariableTensors) and each kernel's own per-stream
+ * state back to its value after prepare (TFLM's ResetSubgraphs). The tensors are read from the
+ * model again as create read them, so the reset keeps nothing more in RAM. */
+TfLiteStatus el_micro_reset(el_micro_interpreter* mi) {
+  for (int32_t i = 0; i < (int32_t)mi->num_tensors; ++i) {
+    TfLiteTensor t;
+    TfLiteAffineQuantization aq;
+    uint8_t variable = 0;
+    if (mi->tensors[i].data == NULL) continue;
+    if (describe(mi, i, &t, &aq, &variable) != kTfLiteOk) return kTfLiteError;
+    if (variable) memset(mi->tensors[i].data, t.type == kTfLiteInt8 ? t.params.zero_point : 0, t.bytes);
+  }
+  for (int32_t i = 0; i < mi->num_nodes; ++i) el_signal_reset(mi->nodes[i].reg, mi->nodes[i].user_data);
+  return kTfLiteOk;
 }
 
 size_t el_micro_num_inputs(const el_micro_interpreter* mi) { return (size_t)mi->inputs->size; }
