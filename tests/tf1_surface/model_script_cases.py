@@ -219,6 +219,34 @@ def fused_dataset_transformations(tf, lib):
                 lambda x: x, 2, num_parallel_batches=1, num_parallel_calls=2))}
 
 
+def csv_dataset_files(tf, lib):
+    """data.experimental.CsvDataset over two headed CSV files: quoted fields with commas and doubled quotes, an
+    empty field taking its default, required (dtype) columns, select_cols, batching; a missing required field
+    fails at run time."""
+    workdir = tempfile.mkdtemp()
+    files = [os.path.join(workdir, "a.csv"), os.path.join(workdir, "b.csv")]
+    with open(files[0], "w") as f:
+        f.write('id,name,score,n\n1,"x, y",0.5,3\n2,plain,,4\n3,"q""uote",2.25,\n')
+    with open(files[1], "w") as f:
+        f.write("id,name,score,n\n7,z,1.5,9\n")
+    full = tf.data.experimental.CsvDataset(files, [tf.int32, "", -1.0, [0]], header=True)
+    picked = tf.data.experimental.CsvDataset(files, [0, 0.0], header=True, select_cols=[0, 2])
+    batched = tf.data.experimental.CsvDataset(files, [0, "", 0.0, 0], header=True).batch(3)
+    required = tf.data.experimental.CsvDataset(files, [tf.int32, "", 0.0, tf.int32], header=True)
+    rows = _drain(tf, full)
+    try:
+        _drain(tf, required)
+        missing = "no error"
+    except tf.errors.InvalidArgumentError as e:
+        missing = type(e).__name__
+    return {"types": [t.name for t in full.output_types], "shapes": [str(s) for s in full.output_shapes],
+            "ids": np.array([r[0] for r in rows]), "names": np.array([r[1] for r in rows], dtype=object),
+            "scores": np.array([r[2] for r in rows]), "ns": np.array([r[3] for r in rows]),
+            "picked": np.array(_drain(tf, picked)), "batch_sizes": [len(b[0]) for b in _drain(tf, batched)],
+            "missing_required": missing}
+
+
 CASES = [lookup_index_tables, lookup_index_table_errors, lookup_tables_from_file, pandas_columns_to_dataset,
          saved_model_bytes_export_dir, freeze_graph_text_graph_and_checkpoint, freeze_graph_meta_graph,
-         freeze_graph_errors, stripped_export_attrs, fused_dataset_transformations]
+         freeze_graph_errors, stripped_export_attrs, fused_dataset_transformations,
+         csv_dataset_files]

@@ -1,4 +1,5 @@
-"""File datasets: TFRecordDataset, TextLineDataset, FixedLengthRecordDataset (one string per record)."""
+"""File datasets: TFRecordDataset, TextLineDataset, FixedLengthRecordDataset (one string per record) and
+CsvDataset (parsed CSV columns)."""
 from __future__ import annotations
 
 from typing import Any, Iterator, Optional
@@ -7,7 +8,7 @@ import numpy as np
 
 from edgelite.framework import dtypes, ops
 
-from .dataset_ops import DatasetV1, Env
+from .dataset_ops import DatasetV1, Env, _Unary
 
 
 def _text(x: Any) -> str:
@@ -102,3 +103,25 @@ def _read(path: str, compression: str) -> bytes:
     if compression in ("ZLIB", "GZIP"):
         data = zlib.decompress(data, zlib.MAX_WBITS + (16 if compression == "GZIP" else 0))
     return data
+
+
+class CsvDataset(_Unary):
+    """tf.data.experimental.CsvDataset: one tuple of column values per CSV record of the files (the first line
+    of each file skipped when header=True), parsed as decode_csv does; a dtype in record_defaults makes that
+    column required."""
+
+    def __init__(self, filenames: Any, record_defaults: list, compression_type: Optional[str] = None,
+                 buffer_size: Optional[int] = None, header: bool = False, field_delim: str = ",",
+                 use_quote_delim: bool = True, na_value: str = "", select_cols: Optional[list] = None) -> None:
+        from edgelite.framework.constant_op import constant
+        from edgelite.io.csv_ops import decode_csv
+        from .dataset_ops import TensorSliceDataset
+        defaults = [constant([], dtype=d) if isinstance(d, dtypes.DType) else d for d in record_defaults]
+        names = TensorSliceDataset(ops.convert_to_tensor(filenames, dtype=dtypes.string, name="filenames"))
+        lines = names.flat_map(lambda name: TextLineDataset(name, compression_type).skip(1 if header else 0))
+        records = lines.map(lambda line: tuple(decode_csv(line, defaults, field_delim, use_quote_delim,
+                                                          na_value=na_value, select_cols=select_cols)))
+        super().__init__(records, records._structure, records._flat_types, records._flat_shapes)
+
+    def _gen(self, env: Env) -> Iterator[list]:
+        return self._input._gen(env)
