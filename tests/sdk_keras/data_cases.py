@@ -198,6 +198,21 @@ def case_fit_dataset(tf):
     return out
 
 
+def case_validation_freq(tf):
+    """validation_freq as an interval (arrays) and as a list of epochs (generator); its errors."""
+    K = _fresh(tf)
+    x, y = _digits(40, seed=25)
+    model = _model(K, seed=11)
+    hist = model.fit(x[:30], y[:30], batch_size=10, epochs=4, verbose=0, shuffle=False,
+                     validation_data=(x[30:], y[30:]), validation_freq=2)
+    out = {"interval_keys": sorted(hist.history), "interval_val_loss": np.asarray(hist.history["val_loss"])}
+    hist = model.fit(_generator(x, y, 10), steps_per_epoch=3, epochs=4, verbose=0,
+                     validation_data=(x[30:], y[30:]), validation_freq=[1, 4])
+    out["list_val_loss"] = np.asarray(hist.history["val_loss"])
+    out["zero"] = _error(lambda: model.fit(x, y, epochs=1, verbose=0, validation_data=(x, y), validation_freq=0))
+    return out
+
+
 def case_arrays_with_steps(tf):
     """fit(x, y, steps_per_epoch=n) on arrays: every step trains on the whole arrays."""
     K = _fresh(tf)

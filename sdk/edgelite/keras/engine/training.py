@@ -18,7 +18,7 @@ from edgelite.ops import array_ops, math_ops
 from .. import backend, callbacks as cbks, losses as losses_mod, metrics as metrics_mod, optimizers
 from . import batch_sources
 from .base_layer import as_list
-from .training_steps import StepLoopMixin
+from .training_steps import StepLoopMixin, should_validate
 
 _SAME_SHAPE_LOSSES = {"mean_squared_error", "binary_crossentropy", "categorical_crossentropy"}
 
@@ -289,20 +289,21 @@ class TrainingMixin(StepLoopMixin):
         workers = kwargs.pop("workers", 1)
         kwargs.pop("max_queue_size", None)
         kwargs.pop("use_multiprocessing", None)
-        kwargs.pop("validation_freq", None)
+        validation_freq = kwargs.pop("validation_freq", 1)
         if kwargs:
             raise TypeError(f"Unrecognized keyword arguments: {kwargs}")
         if batch_sources.is_generator_or_sequence(x) or batch_sources.is_dataset(x):
             self._refuse_batch_arguments(x, y, batch_size)
             return self._fit_steps(x, steps_per_epoch, epochs, verbose, callbacks, validation_data,
-                                   validation_steps, class_weight, shuffle, initial_epoch, workers)
+                                   validation_steps, class_weight, shuffle, initial_epoch, workers,
+                                   validation_freq=validation_freq)
         if steps_per_epoch is not None:
             # with arrays and a step count, TF1 Keras feeds the whole arrays as the batch of every step
             self._ensure_built(x)
             full = (x, y) if sample_weight is None else (x, y, sample_weight)
             return self._fit_steps(itertools.repeat(full), steps_per_epoch, epochs, verbose, callbacks,
                                    validation_data, validation_steps, class_weight, False, initial_epoch, workers,
-                                   unit_steps=True)
+                                   unit_steps=True, validation_freq=validation_freq)
         self._require_compiled()
         batch_size = 32 if batch_size is None else int(batch_size)
         xs, ys, sws = self._standardize(x, y, sample_weight, class_weight)
@@ -332,7 +333,7 @@ class TrainingMixin(StepLoopMixin):
             started = time.time()
             results = self._run_batches(fn, arrays, n, batch_size, index, extra, callback_list)
             logs = dict(zip(self.metrics_names, results))
-            if val is not None:
+            if val is not None and should_validate(validation_freq, epoch):
                 val_results = self._run_batches(self._test_function(), val[0] + val[1] + val[2],
                                                 val[0][0].shape[0], batch_size)
                 logs.update(("val_" + k, v) for k, v in zip(self.metrics_names, val_results))

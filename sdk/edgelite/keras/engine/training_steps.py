@@ -8,6 +8,7 @@ evaluation (and validation) is the plain mean over steps, as Keras's step aggreg
 """
 from __future__ import annotations
 
+import collections.abc
 import time
 from typing import Any, Iterator, List, Optional
 
@@ -15,6 +16,18 @@ import numpy as np
 
 from .. import callbacks as cbks
 from . import batch_sources as src
+
+
+def should_validate(validation_freq: Any, epoch: int) -> bool:
+    """Whether epoch (0-based) validates: every validation_freq-th epoch, or the 1-based epochs listed."""
+    if isinstance(validation_freq, int):
+        if validation_freq < 1:
+            raise ValueError("`validation_freq` can not be less than 1.")
+        return (epoch + 1) % validation_freq == 0
+    if not isinstance(validation_freq, collections.abc.Container):
+        raise ValueError("`validation_freq` must be an Integer or `collections.abc.Container` (e.g. list, tuple, "
+                         f"etc.). Received: validation_freq={validation_freq} of the type {type(validation_freq)}.")
+    return epoch + 1 in validation_freq
 
 
 def _steps_name(mode: str) -> str:
@@ -107,7 +120,8 @@ class StepLoopMixin:
     # ---- fit -------------------------------------------------------------------------------------------
     def _fit_steps(self, data: Any, steps_per_epoch: Optional[int], epochs: int, verbose: int, callbacks: Any,
                    validation_data: Any, validation_steps: Optional[int], class_weight: Any, shuffle: bool,
-                   initial_epoch: int, workers: int, unit_steps: bool = False) -> cbks.History:
+                   initial_epoch: int, workers: int, unit_steps: bool = False,
+                   validation_freq: Any = 1) -> cbks.History:
         self._require_compiled()
         source, steps, restart = self._source(data, steps_per_epoch, shuffle, workers, "train")
         if validation_data is not None and (src.is_generator_or_sequence(validation_data) or
@@ -126,7 +140,7 @@ class StepLoopMixin:
             results, done, size = self._run_steps(source, steps, "train", class_weight, callback_list,
                                                   unit_steps=src.is_dataset(data) or unit_steps)
             logs = dict(zip(self.metrics_names, results))
-            if validation_data is not None and not self.stop_training:
+            if validation_data is not None and not self.stop_training and should_validate(validation_freq, epoch):
                 val = self._evaluate_steps(validation_data, validation_steps, size, workers, "validation_steps")
                 logs.update(("val_" + k, v) for k, v in zip(self.metrics_names, val))
             if verbose:
@@ -146,7 +160,8 @@ class StepLoopMixin:
                       shuffle: bool = True, initial_epoch: int = 0) -> cbks.History:
         """fit on batches from a generator, Sequence or Dataset (deprecated alias of fit in Keras)."""
         return self._fit_steps(generator, steps_per_epoch, epochs, verbose, callbacks, validation_data,
-                               validation_steps, class_weight, shuffle, initial_epoch, workers)
+                               validation_steps, class_weight, shuffle, initial_epoch, workers,
+                               validation_freq=validation_freq)
 
     # ---- evaluate / predict ----------------------------------------------------------------------------
     def _evaluate_steps(self, data: Any, steps: Optional[int], batch_size: Optional[int] = None, workers: int = 1,
