@@ -47,8 +47,8 @@ TfLiteStatus el_conv_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_
   TfLiteTensor* output;
   EL_ENSURE_OK(context, el_get_filter_operands(context, node, &input, &filter, &bias, &output));
   const TfLiteType type = input->type;
-  el_conv_q* q = (el_conv_q*)el_q_state(context, &d->quant,
-                                        type == kTfLiteFloat32 ? sizeof(el_conv_q) : sizeof(el_conv_requant));
+  el_conv_q* q = (el_conv_q*)el_q_state(
+      context, &d->quant, type == kTfLiteFloat32 ? sizeof(el_conv_q) : el_conv_requant_bytes(type, false));
   EL_ENSURE(context, q != NULL);
   const int out_ch = filter->dims->data[0];
   EL_ENSURE(context, out_ch > 0);

@@ -4,6 +4,8 @@
 #ifndef EDGELITE_KERNELS_CONV_REQUANT_H_
 #define EDGELITE_KERNELS_CONV_REQUANT_H_
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "edgelite/builtin_op_data.h"
@@ -18,11 +20,17 @@ extern "C" {
  * multipliers, then as many int8 shifts (el_q_quantize_multiplier's shifts lie in [-31, 31];
  * each is range-checked as it is stored), 5 bytes a channel where TFLite keeps 8. */
 typedef struct el_conv_requant {
-  int32_t* multipliers;
-  int capacity;
   int16_t act_min; /* the output types' ranges (int8, uint8, int16) fit int16 */
   int16_t act_max;
+  int capacity; /* from here on only when channels are kept (el_conv_requant_bytes) */
+  int32_t* multipliers;
 } el_conv_requant;
+
+/* The bytes of an el_conv_requant el_conv_requant_prepare fills for an input of `type`: the
+ * activation range alone when it keeps no channel (int8 and int16 without keep_channels). */
+static inline size_t el_conv_requant_bytes(TfLiteType type, bool keep_channels) {
+  return type == kTfLiteUInt8 || keep_channels ? sizeof(el_conv_requant) : offsetof(el_conv_requant, capacity);
+}
 
 /* The shift of channel 0's multiplier; channel c's is at [c]. */
 static inline const int8_t* el_conv_requant_shifts(const el_conv_requant* r) {

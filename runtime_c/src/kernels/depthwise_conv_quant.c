@@ -28,7 +28,7 @@ TfLiteStatus el_dw_prepare_quant(TfLiteContext* context, TfLiteNode* node, el_co
   const TfLiteType type = input->type;
   const bool hybrid = type == kTfLiteFloat32;
   el_dwconv_q* q =
-      (el_dwconv_q*)el_q_state(context, &d->quant, hybrid ? sizeof(el_dwconv_q) : sizeof(el_conv_requant));
+      (el_dwconv_q*)el_q_state(context, &d->quant, hybrid ? sizeof(el_dwconv_q) : el_conv_requant_bytes(type, false));
   EL_ENSURE(context, q != NULL);
   EL_ENSURE(context, params->stride_width <= 0xFFFF && params->stride_height <= 0xFFFF);
   EL_ENSURE_TYPES_EQ(context, output->type, type);
