@@ -446,11 +446,11 @@ def test_as_graph_def_round_trips_through_the_wire_format():
     assert names == [op.name for op in g.get_operations()]
     node = gd.node[names.index("y")]
     assert node.op == "MatMul" and list(node.input) == ["x", "w/read"] and node.device == "/device:CPU:0"
-    attrs = {e.key: e.value for e in node.attr}
+    attrs = dict(node.attr)
     assert attrs["T"].type == tf.float32.as_datatype_enum and attrs["transpose_b"].b is False
     assert [d.size for d in attrs["_output_shapes"].list.shape[0].dim] == [-1, 2]
     const = gd.node[names.index("w/initial_value")]
-    tensor = {e.key: e.value for e in const.attr}["value"].tensor
+    tensor = const.attr["value"].tensor
     assert np.frombuffer(tensor.tensor_content, np.float32).tolist() == [1.0] * 6
     assert gd.versions.producer == 561
     newer = g.as_graph_def(from_version=version)

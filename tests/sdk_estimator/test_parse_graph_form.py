@@ -32,7 +32,7 @@ def test_parse_example_graph_def_round_trip():
             want = sess.run(op.outputs, {serialized: RECORDS})
         graph_def = g.as_graph_def()
     node = next(n for n in graph_def.node if n.name == "ParseExample/ParseExampleV2")
-    assert sorted(entry.key for entry in node.attr) == ["Tdense", "dense_shapes", "num_sparse", "ragged_split_types",
+    assert sorted(node.attr) == ["Tdense", "dense_shapes", "num_sparse", "ragged_split_types",
                                                          "ragged_value_types", "sparse_types"]
     assert len(node.input) == 5 + len(SPEC) - 1  # serialized, names, 3 key vectors, one default per dense feature
     with tf.Graph().as_default() as g2:

@@ -185,8 +185,8 @@ def stripped_export_attrs(tf, lib):
 
 
 def _attr_keys(node) -> list:
-    """A NodeDef's attr names: TF's attr field is a protobuf map, edgelite's a list of key/value entries."""
-    return list(node.attr.keys()) if hasattr(node.attr, "keys") else [entry.key for entry in node.attr]
+    """A NodeDef's attr names (the attr field is a protobuf map under both TF and edgelite)."""
+    return list(node.attr.keys())
 
 
 def _drain(tf, dataset) -> list:

@@ -59,7 +59,7 @@ declare(AttrValue, [
 declare(NodeDef.AttrEntry, [Field("key", 1, "string"), Field("value", 2, AttrValue)])
 declare(NodeDef, [
     Field("name", 1, "string"), Field("op", 2, "string"), Field("input", 3, "string", repeated=True),
-    Field("device", 4, "string"), Field("attr", 5, NodeDef.AttrEntry, repeated=True),
+    Field("device", 4, "string"), Field("attr", 5, NodeDef.AttrEntry, repeated=True, is_map=True),
 ])
 declare(VersionDef, [Field("producer", 1, "int32"), Field("min_consumer", 2, "int32"),
                      Field("bad_consumers", 3, "int32", repeated=True, packed=True)])
@@ -157,6 +157,6 @@ def graph_to_graph_def(graph: Any, from_version: Optional[int] = None, add_shape
         for key in sorted(attrs):
             av = _attr_value(attrs[key])
             if av is not None:
-                node.attr.append(NodeDef.AttrEntry(key=key, value=av))
+                node.attr[key] = av
         gd.node.append(node)
     return gd

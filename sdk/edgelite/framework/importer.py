@@ -172,7 +172,7 @@ def import_graph_def(graph_def: Any, input_map: Optional[dict] = None, return_el
                     controls.append(created[op_name])
                 else:
                     inputs.append(created[op_name].outputs[idx])
-            attrs = {e.key: _attr(e.value) for e in node.attr if e.key != "_output_shapes"}
+            attrs = {key: _attr(value) for key, value in node.attr.items() if key != "_output_shapes"}
             full_name = scope + node.name
             if full_name in g._nodes_by_name:
                 raise ValueError(f"Node '{full_name}' already exists in the graph; import under another name.")

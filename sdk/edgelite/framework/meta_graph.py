@@ -241,11 +241,11 @@ def _scoped_node(node: Any, export_scope: Optional[str], unbound: List[str], cle
             inputs.append(strip_name_scope(inp, export_scope))
     out.input = inputs
     out.name = strip_name_scope(node.name, export_scope)
-    for entry in out.attr:
-        if entry.key == "_class" and export_scope:
-            kept = [strip_name_scope(s, export_scope).encode() for s in entry.value.list.s
-                    if s.decode().split("@", 1)[-1].startswith(export_scope)]
-            entry.value = AttrValue(list=AttrValue.ListValue(s=kept))
+    colocation = out.attr.get("_class")
+    if colocation is not None and export_scope:
+        kept = [strip_name_scope(s, export_scope).encode() for s in colocation.list.s
+                if s.decode().split("@", 1)[-1].startswith(export_scope)]
+        out.attr["_class"].CopyFrom(AttrValue(list=AttrValue.ListValue(s=kept)))
     if clear_devices:
         out.device = ""
     return out
@@ -275,14 +275,11 @@ def _strip_default_attrs(graph_def: GraphDef) -> None:
         if not op_def_registry.is_registered(node.op):
             continue
         defaults = op_def_registry.get_op_def(node.op).attrs
-        kept = []
-        for entry in node.attr:
-            if entry.key in defaults and not isinstance(defaults[entry.key], dtypes.DType):
-                default = _attr_value(defaults[entry.key])
-                if default is not None and default == entry.value:
-                    continue
-            kept.append(entry)
-        node.attr = kept
+        for key, value in list(node.attr.items()):
+            if key in defaults and not isinstance(defaults[key], dtypes.DType):
+                default = _attr_value(defaults[key])
+                if default is not None and default == value:
+                    del node.attr[key]
 
 
 # ---- export ---------------------------------------------------------------------------------------------------

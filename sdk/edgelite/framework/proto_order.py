@@ -1,7 +1,7 @@
 """Deterministic serialization: map fields written in key order, as protobuf's deterministic mode does.
 
 TensorFlow writes GraphDefs and SavedModels with `SerializeToString(deterministic=True)` and prints text
-format with map keys sorted; edgelite keeps some maps (NodeDef.attr, collection_def) as repeated `*Entry`
+format with map keys sorted; edgelite keeps some maps (collection_def) as repeated `*Entry`
 messages, so sorting those entries gives the same bytes.
 """
 from __future__ import annotations

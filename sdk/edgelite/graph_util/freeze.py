@@ -6,7 +6,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from edgelite.framework import dtypes
-from edgelite.framework.graph_def import AttrValue, GraphDef, NodeDef, tensor_proto
+from edgelite.framework.graph_def import GraphDef, NodeDef, tensor_proto
 from edgelite.graph_util.subgraph import extract_sub_graph
 
 _VARIABLE_OPS = ("Variable", "VariableV2", "VarHandleOp")
@@ -16,21 +16,13 @@ def _should_convert(name: str, allowlist: Optional[List[str]], denylist: Optiona
     return (allowlist is None or name in allowlist) and (denylist is None or name not in denylist)
 
 
-def _attr(node: NodeDef, key: str) -> Optional[AttrValue]:
-    for entry in node.attr:
-        if entry.key == key:
-            return entry.value
-    return None
-
-
 def _const_node(node: NodeDef, value: np.ndarray) -> NodeDef:
     """A Const node with the variable's name, its dtype attribute and the value (no device, as TensorFlow)."""
-    dtype = _attr(node, "dtype")
-    dt = dtypes.as_dtype(dtype.type).base_dtype
+    dt = dtypes.as_dtype(node.attr["dtype"].type).base_dtype
     array = np.asarray(value, dtype=dt.as_numpy_dtype)
     const = NodeDef(name=node.name, op="Const")
-    const.attr.append(NodeDef.AttrEntry(key="dtype", value=AttrValue(type=dt.as_datatype_enum)))
-    const.attr.append(NodeDef.AttrEntry(key="value", value=AttrValue(tensor=tensor_proto(array))))
+    const.attr["dtype"].type = dt.as_datatype_enum
+    const.attr["value"].tensor.CopyFrom(tensor_proto(array))
     return const
 
 
@@ -38,10 +30,9 @@ def _identity_of_read(node: NodeDef) -> NodeDef:
     """A ReadVariableOp of a frozen resource variable becomes an Identity of the new Const."""
     ident = NodeDef(name=node.name, op="Identity")
     ident.input.append(node.input[0])
-    ident.attr.append(NodeDef.AttrEntry(key="T", value=_attr(node, "dtype")))
-    colocation = _attr(node, "_class")
-    if colocation is not None:
-        ident.attr.append(NodeDef.AttrEntry(key="_class", value=colocation))
+    ident.attr["T"].CopyFrom(node.attr["dtype"])
+    if "_class" in node.attr:
+        ident.attr["_class"].CopyFrom(node.attr["_class"])
     return ident
 
 

@@ -29,7 +29,7 @@ def node_name(name: str) -> str:
 
 
 def _attrs(node: NodeDef) -> Dict[str, Any]:
-    return {entry.key: entry.value for entry in node.attr}
+    return dict(node.attr)
 
 
 def _colocated(node: NodeDef) -> List[str]:
@@ -143,7 +143,7 @@ def must_run_on_cpu(node: Any, pin_variables_on_cpu: bool = False) -> bool:
             return dtypes.as_dtype(value) if value is not None else None
     else:
         assert isinstance(node, NodeDef) or type(node).__name__ == "NodeDef"
-        values = {entry.key: entry.value for entry in node.attr} if isinstance(node, NodeDef) else dict(node.attr)
+        values = dict(node.attr)
         op_type = node.op
 
         def dtype_of(key: str) -> Any:

@@ -97,6 +97,75 @@ class Repeated(list):
         return item
 
 
+class _Map(dict):
+    """A map<K, V> field as protobuf's map containers: a dict whose missing keys read as a new default value,
+    which stays in the map (protobuf adds it too), with MergeFrom and get_or_create."""
+
+    def __init__(self, entry: Any, items: Any = ()) -> None:
+        super().__init__()
+        self._entry = entry
+        self.update(items)
+
+    def __reduce__(self) -> Any:
+        return (_Map, (self._entry, dict(self)))
+
+    def _value_field(self) -> "Field":
+        return self._entry.FIELDS[1]
+
+    def __missing__(self, key: Any) -> Any:
+        kind = self._value_field().kind
+        value = kind() if self._value_field().is_message else _DEFAULTS[kind]
+        dict.__setitem__(self, self._checked_key(key), value)
+        return value
+
+    def _checked_key(self, key: Any) -> Any:
+        key_kind = self._entry.FIELDS[0].kind
+        expected: Any = str if key_kind == "string" else (bytes if key_kind == "bytes" else int)
+        if key_kind == "string" and isinstance(key, bytes):
+            return key.decode("utf-8")
+        if not isinstance(key, expected) or isinstance(key, bool) and expected is int:
+            raise TypeError(f"bad argument type for built-in operation: map key {key!r} is not {key_kind}")
+        return key
+
+    def _coerce(self, value: Any) -> Any:
+        field = self._value_field()
+        if field.is_message:
+            if isinstance(value, dict):
+                return field.kind(**value)
+            if not isinstance(value, field.kind):
+                raise TypeError(f"map value {value!r} is not a {field.kind.__name__}")
+        return value
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        # Protobuf refuses direct assignment of message values; edgelite accepts it (no TF script relies on the
+        # refusal) so internal builders can place a finished message.
+        dict.__setitem__(self, self._checked_key(key), self._coerce(value))
+
+    def update(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Set each key/value pair (dict values become messages), as protobuf's map update does."""
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:  # type: ignore[override]
+        """The value at key, first setting it to default when missing."""
+        if key not in self:
+            self[key] = default
+        return dict.__getitem__(self, self._checked_key(key))
+
+    def get_or_create(self, key: Any) -> Any:
+        """The value at key, adding an empty one when missing."""
+        return self[key]
+
+    def GetEntryClass(self) -> type:  # noqa: N802 - protobuf's spelling
+        """The (key, value) entry message class of this map."""
+        return self._entry
+
+    def MergeFrom(self, other: Any) -> None:  # noqa: N802 - protobuf's spelling
+        """Copy every entry of other in, replacing the value of keys present in both (protobuf's map merge)."""
+        for key, value in dict(other).items():
+            self[key] = type(value).FromString(value.SerializeToString()) if isinstance(value, Message) else value
+
+
 def _encode_map(field: Field, entries: Dict[Any, Any]) -> bytes:
     """A map field as protobuf writes it: entries sorted by key, key and value always present."""
     key_field, value_field = field.kind.FIELDS
@@ -145,7 +214,7 @@ class Message:
 
     def _clear(self) -> None:
         for field in self.FIELDS:
-            empty = {} if field.is_map else (Repeated(field.kind) if field.repeated else None)
+            empty = _Map(field.kind) if field.is_map else (Repeated(field.kind) if field.repeated else None)
             object.__setattr__(self, field.name, empty)
         object.__getattribute__(self, "_lazy").clear()
 
@@ -163,7 +232,10 @@ class Message:
             raise AttributeError(f'{type(self).__name__} has no field "{name}"')
         object.__getattribute__(self, "_lazy").discard(name)
         if field.is_map:
-            value = dict(value or {})
+            # Protobuf copies the values given to a map field, so later edits of the source do not show through.
+            source = value or {}
+            value = _Map(field.kind)
+            value.MergeFrom(dict(source))
         elif field.repeated:
             value = Repeated(field.kind, value if value is not None else ())
         elif value is not None and field.oneof:
@@ -185,6 +257,34 @@ class Message:
                     return sub
                 return _DEFAULTS[field.kind]
         return value
+
+    def _check_same_class(self, other: Any, method: str) -> None:
+        if not isinstance(other, type(self)):
+            raise TypeError(f"Parameter to {method}() must be instance of same class: expected "
+                            f"{type(self)} got {type(other)}.")
+
+    def CopyFrom(self, other: "Message") -> None:  # noqa: N802 - protobuf's spelling
+        """Replace this message's contents with a copy of other's."""
+        self._check_same_class(other, "CopyFrom")
+        if other is not self:
+            self.ParseFromString(other.SerializeToString())
+
+    def MergeFrom(self, other: "Message") -> None:  # noqa: N802 - protobuf's spelling
+        """Merge other in: set singular fields overwrite, repeated fields append, sub-messages merge."""
+        self._check_same_class(other, "MergeFrom")
+        self.MergeFromString(other.SerializeToString())
+
+    def Clear(self) -> None:  # noqa: N802 - protobuf's spelling
+        """Reset every field to its default."""
+        self._clear()
+
+    def ClearField(self, name: str) -> None:  # noqa: N802 - protobuf's spelling
+        """Reset one field (or every member of a oneof group) to its default."""
+        fields = [f for f in self.FIELDS if f.name == name or f.oneof == name]
+        if not fields:
+            raise ValueError(f'Protocol message {type(self).__name__} has no "{name}" field.')
+        for field in fields:
+            setattr(self, field.name, None)
 
     def HasField(self, name: str) -> bool:  # noqa: N802 - protobuf's spelling
         """True when a singular field (or oneof group) was set."""
@@ -215,8 +315,9 @@ class Message:
             parts.append(f"{field.name}={raw!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
-    def SerializeToString(self) -> bytes:  # noqa: N802 - protobuf's spelling
-        """The message in protocol-buffer wire format."""
+    def SerializeToString(self, deterministic: Optional[bool] = None) -> bytes:  # noqa: N802 - protobuf's spelling
+        """The message in protocol-buffer wire format; map entries always come in key order, which is
+        protobuf's deterministic output, so `deterministic` changes nothing."""
         out = bytearray()
         for field in self.FIELDS:
             raw = object.__getattribute__(self, field.name)
@@ -279,6 +380,11 @@ class Message:
                     object.__getattribute__(self, field.name)[sub.key] = sub.value
                 elif field.repeated:
                     object.__getattribute__(self, field.name).append(sub)
+                elif object.__getattribute__(self, field.name) is not None and not (
+                        field.oneof and not self._is_set(field)):
+                    # A message seen again merges into the one already read, as protobuf's parser does.
+                    object.__getattribute__(self, field.name).MergeFromString(value)
+                    object.__getattribute__(self, "_lazy").discard(field.name)
                 else:
                     setattr(self, field.name, sub)
                 continue
