@@ -4,3 +4,4 @@ TensorFlow 2 removed tf.contrib; TF1 tutorials still write tf.contrib.rnn.BasicL
 tf.contrib.layers.flatten. Only names whose TF 1.15 behaviour is a core function (or a few lines over one) are here.
 """
 from . import data, estimator, framework, keras, layers, legacy_seq2seq, lookup, predictor, rnn, seq2seq  # noqa: F401
+from . import training  # noqa: F401
