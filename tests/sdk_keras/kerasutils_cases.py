@@ -1,11 +1,12 @@
 """Progbar and get_file scenarios shared by the TensorFlow fixture generator and the edgelite test.
 
 Each runner takes the implementation under test (tf.keras.utils.Progbar / get_file or edgelite's) and returns
-json-ready results: Progbar's exact stdout under a scripted clock, get_file's paths, files, messages and errors.
+json-ready results: Progbar's exact stdout under a scripted clock, get_file's paths, cached files, full stdout (download bar included) and errors.
 """
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
 import io
 import os
@@ -68,14 +69,16 @@ def _md5(path: Path) -> str:
 def make_sources(root: Path) -> Dict[str, Path]:
     """A text file, a .tar.gz holding a directory and a .zip, all under root/src."""
     src = root / "src"
-    (src / "tree" / "sub").mkdir(parents=True)
+    src.mkdir()
     (src / "data.txt").write_text("hello edgelite\n" * 20)
-    (src / "tree" / "a.txt").write_text("a")
-    (src / "tree" / "sub" / "b.txt").write_text("bb")
-    with tarfile.open(src / "arch.tar.gz", "w:gz") as tar:
-        tar.add(src / "tree", arcname="tree")
+    # Fixed times and owners keep the archive sizes (shown by the download bar) identical on every run.
+    with gzip.GzipFile(src / "arch.tar.gz", "wb", mtime=0) as gz, tarfile.open(fileobj=gz, mode="w") as tar:
+        for name, data in (("tree/a.txt", b"a"), ("tree/sub/b.txt", b"bb")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
     with zipfile.ZipFile(src / "pack.zip", "w") as zf:
-        zf.writestr("zipped/c.txt", "ccc")
+        zf.writestr(zipfile.ZipInfo("zipped/c.txt", date_time=(2020, 1, 1, 0, 0, 0)), "ccc")
     return {"txt": src / "data.txt", "tgz": src / "arch.tar.gz", "zip": src / "pack.zip"}
 
 
@@ -121,13 +124,13 @@ def run_get_file_cases(get_file: Callable, root: Path) -> Dict[str, dict]:
         out = io.StringIO()
         entry: Dict[str, Any] = {}
         try:
-            with contextlib.redirect_stdout(out):
+            # A still clock makes the download bar's timings (0s, 0us/step) reproducible.
+            with mock.patch("time.time", lambda: 0.0), contextlib.redirect_stdout(out):
                 path = call(get_file)
             entry["path"] = os.path.relpath(path, root)
         except Exception as e:  # the error type and text are what the fixture records
             entry["error"] = [type(e).__name__, str(e).replace(str(root), "<root>")]
-        lines = [ln for ln in out.getvalue().replace("\b", "").split("\r") for ln in ln.split("\n")]
-        entry["messages"] = [ln.replace(str(root), "<root>") for ln in lines if ln.startswith(("Downloading", "A local"))]
+        entry["stdout"] = out.getvalue().replace(str(root), "<root>")
         entry["cache"] = _listing(cache) if cache.exists() else []
         results[name] = entry
     return results
