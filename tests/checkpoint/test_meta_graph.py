@@ -226,7 +226,7 @@ def test_text_meta_graph_round_trips(tmp_path, graph):
     # Both files are written deterministically (maps in key order), as TensorFlow's write_graph does.
     written = meta_graph.read_meta_graph_file(str(tmp_path / "m.meta"))
     assert parsed.SerializeToString() == written.SerializeToString()
-    assert {e.key for e in written.collection_def} == {e.key for e in binary.collection_def}
+    assert set(written.collection_def) == set(binary.collection_def)
 
 
 def test_errors(tmp_path, graph):
@@ -314,8 +314,8 @@ def test_tensorflow_only_proto_collections_are_skipped_on_import(graph, caplog):
     from edgelite.framework.meta_graph_protos import CollectionDef
     tf.constant(1.0, name="c")
     mgd = train.export_meta_graph()
-    mgd.collection_def.append(MetaGraphDef.CollectionDefEntry(
-        key="queue_runners", value=CollectionDef(bytes_list=CollectionDef.BytesList(value=[b"\n\x03q"]))))
+    mgd.collection_def["queue_runners"].CopyFrom(
+        CollectionDef(bytes_list=CollectionDef.BytesList(value=[b"\n\x03q"])))
     with tf.Graph().as_default():
         with caplog.at_level(logging.WARNING, logger="edgelite"):
             train.import_meta_graph(mgd)

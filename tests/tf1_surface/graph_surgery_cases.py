@@ -122,7 +122,8 @@ def replace_constant_and_run(tf):
 
 
 def config_and_signature_maps(tf):
-    """Scalar maps (ConfigProto.device_count) and nested message maps (MetaGraphDef.signature_def) behave alike."""
+    """Scalar maps (ConfigProto.device_count) and message maps (MetaGraphDef.signature_def and its nested
+    inputs/outputs, collection_def) behave alike."""
     config = tf.ConfigProto()
     gpu = config.device_count["GPU"]
     config.device_count["CPU"] = 2
@@ -131,8 +132,11 @@ def config_and_signature_maps(tf):
     sig.method_name = "tensorflow/serving/predict"
     sig.inputs["x"].name = "x:0"
     sig.outputs["y"].name = "out:0"
+    meta.collection_def["train_op"].node_list.value.append("train")
+    meta.collection_def["losses"].node_list.value.extend(["loss:0", "reg:0"])
     return {"gpu": gpu, "device_count": sorted(config.device_count.items()), "config": _hex(config),
-            "meta": _hex(meta), "signature_keys": sorted(meta.signature_def)}
+            "meta": _hex(meta), "signature_keys": sorted(meta.signature_def),
+            "collections": sorted((k, list(v.node_list.value)) for k, v in meta.collection_def.items())}
 
 
 CASES = [build_by_hand, read_creates_entry, rename_input_and_strip_identity, merge_and_clear,

@@ -210,8 +210,8 @@ def _collection_def(graph: Any, key: str, export_scope: Optional[str], exclude: 
 
 
 def collection_defs(meta_graph_def: MetaGraphDef) -> Dict[str, CollectionDef]:
-    """The collection_def map of a MetaGraphDef as a dict (the last entry of a key wins, as in protobuf)."""
-    return {entry.key: entry.value for entry in meta_graph_def.collection_def}
+    """The collection_def map of a MetaGraphDef as a plain dict."""
+    return dict(meta_graph_def.collection_def)
 
 
 def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Any = None, export_scope: Optional[str] = None,
@@ -224,7 +224,7 @@ def add_collection_def(meta_graph_def: MetaGraphDef, key: Any, graph: Any = None
     graph = graph or ops.get_default_graph()
     col = _collection_def(graph, key, export_scope, set(exclude_nodes or ()) or None, override_contents)
     if col is not None:
-        meta_graph_def.collection_def.append(MetaGraphDef.CollectionDefEntry(key=key, value=col))
+        meta_graph_def.collection_def[key] = col
 
 
 # ---- graph_def rewriting ---------------------------------------------------------------------------------

@@ -144,7 +144,7 @@ declare(MetaGraphDef.MetaInfoDef, [
 declare(MetaGraphDef.CollectionDefEntry, [Field("key", 1, "string"), Field("value", 2, CollectionDef)])
 declare(MetaGraphDef, [
     Field("meta_info_def", 1, MetaGraphDef.MetaInfoDef), Field("graph_def", 2, GraphDef),
-    Field("saver_def", 3, SaverDef), Field("collection_def", 4, MetaGraphDef.CollectionDefEntry, repeated=True),
+    Field("saver_def", 3, SaverDef), Field("collection_def", 4, MetaGraphDef.CollectionDefEntry, repeated=True, is_map=True),
     Field("signature_def", 5, MetaGraphDef.SignatureDefEntry, repeated=True, is_map=True),
     Field("asset_file_def", 6, AssetFileDef, repeated=True),
 ])

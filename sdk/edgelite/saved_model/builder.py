@@ -168,10 +168,9 @@ class SavedModelBuilder:
     def save(self, as_text: bool = False) -> bytes:
         """Writes saved_model.pb (deterministic bytes) or saved_model.pbtxt; returns its path as bytes, as TF."""
         from edgelite.checkpoint.fileio import atomic_write_bytes
-        from edgelite.framework.proto_order import deterministic_copy
         from edgelite.framework.text_format import message_to_string
         os.makedirs(self._export_dir, exist_ok=True)
-        message = deterministic_copy(self._saved_model)
+        message = self._saved_model  # maps serialize in key order, protobuf's deterministic form
         if as_text:
             path = os.path.join(self._export_dir, constants.SAVED_MODEL_FILENAME_PBTXT)
             data = message_to_string(message).encode("utf-8")
