@@ -139,5 +139,28 @@ def config_and_signature_maps(tf):
             "collections": sorted((k, list(v.node_list.value)) for k, v in meta.collection_def.items())}
 
 
+def oneof_and_presence(tf):
+    """Writing into an unset sub-message sets it (even when empty) and replaces the other member of the oneof:
+    a scalar Placeholder's `shape {}`, an attr switched from type to tensor or list."""
+    scalar = tf.NodeDef(name="s", op="Placeholder")
+    scalar.attr["dtype"].type = tf.int32.as_datatype_enum
+    scalar.attr["shape"].shape.CopyFrom(tf.TensorShape([]).as_proto())
+    partial = tf.AttrValue()
+    partial.shape.CopyFrom(tf.TensorShape([None, 4]).as_proto())
+    flag = tf.AttrValue()
+    flag.shape.unknown_rank = False
+    switched = tf.AttrValue(type=tf.float32.as_datatype_enum)
+    switched.tensor.dtype = tf.float32.as_datatype_enum
+    listed = tf.AttrValue(i=5)
+    listed.list.i.append(3)
+    touched = tf.AttrValue(s=b"x")
+    touched.list.SetInParent()
+    read_only = tf.AttrValue(b=True)
+    read_only.func.name  # reading leaves the oneof alone
+    return {"scalar": _hex(scalar), "partial": _hex(partial), "flag": _hex(flag), "switched": _hex(switched),
+            "switched_which": switched.WhichOneof("value"), "listed": _hex(listed), "touched": _hex(touched),
+            "read_only": _hex(read_only), "read_only_which": read_only.WhichOneof("value")}
+
+
 CASES = [build_by_hand, read_creates_entry, rename_input_and_strip_identity, merge_and_clear,
-         replace_constant_and_run, config_and_signature_maps]
+         replace_constant_and_run, config_and_signature_maps, oneof_and_presence]

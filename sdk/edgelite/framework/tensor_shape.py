@@ -311,11 +311,10 @@ class TensorShape:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self._dims)
 
-    def as_proto(self) -> dict:
-        """A plain-dict rendering of TensorShapeProto (unknown dims are -1)."""
-        if self._dims is None:
-            return {"unknown_rank": True}
-        return {"dim": [{"size": -1 if d is None else d} for d in self._dims]}
+    def as_proto(self) -> Any:
+        """This shape as a TensorShapeProto (unknown dims are -1), for NodeDef attrs and other protos."""
+        from edgelite.framework.graph_def import shape_proto  # graph_def builds on this module
+        return shape_proto(self)
 
     def __eq__(self, other: Any) -> bool:
         try:

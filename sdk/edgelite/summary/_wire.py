@@ -84,9 +84,38 @@ class Field:
 class Repeated(list):
     """A repeated field: a list that can also `add(**fields)` a new sub-message, as protobuf's does."""
 
-    def __init__(self, kind: Any, items: Any = ()) -> None:
+    def __init__(self, kind: Any, items: Any = (), owner: Optional["Message"] = None) -> None:
         super().__init__(items)
         self._kind = kind
+        self._owner = owner
+
+    def _touch(self) -> None:
+        owner = getattr(self, "_owner", None)
+        if owner is not None:
+            owner._touched()
+
+    def append(self, item: Any) -> None:
+        """Append item (the owning message now counts as set, as in protobuf)."""
+        super().append(item)
+        self._touch()
+
+    def extend(self, items: Any) -> None:
+        """Append every item."""
+        super().extend(items)
+        self._touch()
+
+    def insert(self, index: Any, item: Any) -> None:
+        """Insert item before index."""
+        super().insert(index, item)
+        self._touch()
+
+    def __setitem__(self, index: Any, item: Any) -> None:
+        super().__setitem__(index, item)
+        self._touch()
+
+    def __iadd__(self, items: Any) -> "Repeated":
+        self.extend(items)
+        return self
 
     def add(self, **kwargs: Any) -> "Message":
         """Append and return a new sub-message built from keyword fields."""
@@ -101,13 +130,18 @@ class _Map(dict):
     """A map<K, V> field as protobuf's map containers: a dict whose missing keys read as a new default value,
     which stays in the map (protobuf adds it too), with MergeFrom and get_or_create."""
 
-    def __init__(self, entry: Any, items: Any = ()) -> None:
+    def __init__(self, entry: Any, items: Any = (), owner: Optional["Message"] = None) -> None:
         super().__init__()
         self._entry = entry
+        self._owner = owner
         self.update(items)
 
     def __reduce__(self) -> Any:
-        return (_Map, (self._entry, dict(self)))
+        return (_Map, (self._entry, dict(self), self._owner))
+
+    def _touch(self) -> None:
+        if self._owner is not None:
+            self._owner._touched()
 
     def _value_field(self) -> "Field":
         return self._entry.FIELDS[1]
@@ -116,6 +150,7 @@ class _Map(dict):
         kind = self._value_field().kind
         value = kind() if self._value_field().is_message else _DEFAULTS[kind]
         dict.__setitem__(self, self._checked_key(key), value)
+        self._touch()
         return value
 
     def _checked_key(self, key: Any) -> Any:
@@ -140,6 +175,7 @@ class _Map(dict):
         # Protobuf refuses direct assignment of message values; edgelite accepts it (no TF script relies on the
         # refusal) so internal builders can place a finished message.
         dict.__setitem__(self, self._checked_key(key), self._coerce(value))
+        self._touch()
 
     def update(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Set each key/value pair (dict values become messages), as protobuf's map update does."""
@@ -189,6 +225,8 @@ class Message:
 
     def __init__(self, **kwargs: Any) -> None:
         by_name = self._by_name()
+        # (parent, field name) while this message is a parent's unset sub-message read through attribute access.
+        object.__setattr__(self, "_owner", None)
         object.__setattr__(self, "_lazy", set())
         self._clear()
         for name, value in kwargs.items():
@@ -214,7 +252,8 @@ class Message:
 
     def _clear(self) -> None:
         for field in self.FIELDS:
-            empty = _Map(field.kind) if field.is_map else (Repeated(field.kind) if field.repeated else None)
+            empty = (_Map(field.kind, owner=self) if field.is_map
+                     else (Repeated(field.kind, owner=self) if field.repeated else None))
             object.__setattr__(self, field.name, empty)
         object.__getattribute__(self, "_lazy").clear()
 
@@ -231,18 +270,46 @@ class Message:
         if field is None:
             raise AttributeError(f'{type(self).__name__} has no field "{name}"')
         object.__getattribute__(self, "_lazy").discard(name)
+        given = value is not None
         if field.is_map:
             # Protobuf copies the values given to a map field, so later edits of the source do not show through.
             source = value or {}
-            value = _Map(field.kind)
+            value = _Map(field.kind, owner=self)
             value.MergeFrom(dict(source))
         elif field.repeated:
-            value = Repeated(field.kind, value if value is not None else ())
-        elif value is not None and field.oneof:
-            for other in self.FIELDS:
-                if other.oneof == field.oneof and other.name != name:
-                    object.__setattr__(self, other.name, None)
+            value = Repeated(field.kind, value if value is not None else (), owner=self)
+        elif given and field.oneof:
+            self._clear_oneof_others(field)
         object.__setattr__(self, name, value)
+        if given:
+            self._touched()
+
+    def _clear_oneof_others(self, field: Field) -> None:
+        for other in self.FIELDS:
+            if other.oneof == field.oneof and other.name != field.name:
+                object.__setattr__(self, other.name, None)
+                object.__getattribute__(self, "_lazy").discard(other.name)
+
+    def _touched(self) -> None:
+        """This message was written to: as in protobuf, a sub-message read from an unset field now counts as set
+        in its parent (and up the chain), replacing any other member of its oneof."""
+        # __dict__ look-ups: copy and pickle rebuild containers before the message's own state is back.
+        owner = self.__dict__.get("_owner")
+        if owner is None:
+            return
+        parent, name = owner
+        lazy = parent.__dict__.get("_lazy")
+        if lazy is None or name not in lazy or parent.__dict__.get(name) is not self:
+            return
+        lazy.discard(name)
+        field = parent._by_name()[name]
+        if field.oneof:
+            parent._clear_oneof_others(field)
+        parent._touched()
+
+    def SetInParent(self) -> None:  # noqa: N802 - protobuf's spelling
+        """Mark this (possibly empty) sub-message as set in its parent."""
+        self._touched()
 
     def __getattribute__(self, name: str) -> Any:
         value = object.__getattribute__(self, name)
@@ -252,6 +319,7 @@ class Message:
                 if field.is_message:
                     # Like protobuf, reading an unset sub-message gives one that sticks once it is filled in.
                     sub = field.kind()
+                    object.__setattr__(sub, "_owner", (self, name))
                     object.__setattr__(self, name, sub)
                     object.__getattribute__(self, "_lazy").add(name)
                     return sub
@@ -406,6 +474,7 @@ class Message:
                 object.__getattribute__(self, field.name).append(item)
             else:
                 setattr(self, field.name, item)
+        self._touched()  # merging, even nothing, sets a sub-message in its parent (protobuf's MergeFrom)
 
 
 def declare(cls: type, fields: List[Field]) -> None:
