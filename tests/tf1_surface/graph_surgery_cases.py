@@ -157,7 +157,8 @@ def oneof_and_presence(tf):
     touched.list.SetInParent()
     read_only = tf.AttrValue(b=True)
     read_only.func.name  # reading leaves the oneof alone
-    return {"scalar": _hex(scalar), "partial": _hex(partial), "flag": _hex(flag), "switched": _hex(switched),
+    return {"scalar": _hex(scalar), "scalar_shape_text": str(scalar.attr["shape"]),
+            "switched_text": str(switched), "mm_text": str(tf.NodeDef(name="mm", op="MatMul", input=["x", "w"])), "partial": _hex(partial), "flag": _hex(flag), "switched": _hex(switched),
             "switched_which": switched.WhichOneof("value"), "listed": _hex(listed), "touched": _hex(touched),
             "read_only": _hex(read_only), "read_only_which": read_only.WhichOneof("value")}
 

@@ -383,6 +383,11 @@ class Message:
             parts.append(f"{field.name}={raw!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
+    def __str__(self) -> str:
+        """Protocol-buffer text format, as str() of a protobuf message gives."""
+        from edgelite.framework.text_format import message_to_string  # the printer builds on this codec
+        return message_to_string(self)
+
     def SerializeToString(self, deterministic: Optional[bool] = None) -> bytes:  # noqa: N802 - protobuf's spelling
         """The message in protocol-buffer wire format; map entries always come in key order, which is
         protobuf's deterministic output, so `deterministic` changes nothing."""
