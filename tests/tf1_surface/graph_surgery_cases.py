@@ -163,5 +163,18 @@ def oneof_and_presence(tf):
             "read_only": _hex(read_only), "read_only_which": read_only.WhichOneof("value")}
 
 
+def prune_for_inference(tf):
+    """graph_util's pruning on a hand-built GraphDef: extract_sub_graph drops nodes the output does not need,
+    remove_training_nodes bypasses the Identity (the input map keeps working on the pruned result)."""
+    gd = _dense_graph(tf)
+    gd.node.add(name="unused", op="Const").attr["dtype"].type = tf.int32.as_datatype_enum
+    gd.node[-1].attr["value"].tensor.CopyFrom(tf.make_tensor_proto(np.int32(3)))
+    sub = tf.graph_util.extract_sub_graph(gd, ["out"])
+    pruned = tf.graph_util.remove_training_nodes(sub, protected_nodes=["x"])
+    return {"sub": _hex(sub), "pruned": _hex(pruned), "pruned_names": [n.name for n in pruned.node],
+            "source_untouched": len(gd.node)}
+
+
 CASES = [build_by_hand, read_creates_entry, rename_input_and_strip_identity, merge_and_clear,
-         replace_constant_and_run, config_and_signature_maps, oneof_and_presence]
+         replace_constant_and_run, config_and_signature_maps, oneof_and_presence,
+         prune_for_inference]

@@ -72,10 +72,11 @@ def extract_sub_graph(graph_def: Any, dest_nodes: Iterable[str]) -> GraphDef:
             continue
         keep.add(name)
         queue.extend(inputs.get(name, ()))
-    out = GraphDef(library=type(graph_def.library).FromString(graph_def.library.SerializeToString()))
+    out = GraphDef()
     out.node.extend(_copy(by_name[n]) for n in sorted(keep, key=lambda n: order[n]))
-    if graph_def.HasField("versions"):
-        out.versions = type(graph_def.versions).FromString(graph_def.versions.SerializeToString())
+    # Copied even when empty, so both fields are present in the output, as TensorFlow writes it.
+    out.library.CopyFrom(graph_def.library)
+    out.versions.CopyFrom(graph_def.versions)
     return out
 
 
