@@ -1,5 +1,6 @@
 """tf.keras.utils: to_categorical, normalize, pad_sequences, Sequence (batches for fit and friends), the
-custom-object registry (get_custom_objects, custom_object_scope, CustomObjectScope), get_file and Progbar."""
+custom-object registry (get_custom_objects, custom_object_scope, CustomObjectScope), get_file, Progbar and the
+image file helpers (load_img, img_to_array, array_to_img, save_img)."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -9,6 +10,7 @@ import numpy as np
 from . import data_utils  # noqa: F401
 from .custom_objects import CustomObjectScope, custom_object_scope, get_custom_objects  # noqa: F401
 from .data_utils import get_file  # noqa: F401
+from .preprocessing.image import array_to_img, img_to_array, load_img, save_img  # noqa: F401
 from .preprocessing.sequence import pad_sequences  # noqa: F401
 from .progbar import Progbar  # noqa: F401
 from .sequence_data import Sequence  # noqa: F401

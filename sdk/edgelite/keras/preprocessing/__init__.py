@@ -1,2 +1,2 @@
-"""tf.keras.preprocessing: sequence padding and text tokenization for text models."""
-from . import sequence, text  # noqa: F401
+"""tf.keras.preprocessing: image file helpers, sequence padding and text tokenization."""
+from . import image, sequence, text  # noqa: F401
