@@ -122,5 +122,32 @@ def reinitializable_iterator(tf, legacy):
     return {"values": np.asarray(got)}
 
 
+def question_mark_filter_hash_split_cache(tf, legacy):
+    """imports85.py's TF 1.4 pipeline: drop lines with '?', split by a hash bucket, decode into a features dict,
+    cache."""
+    def no_question(line):
+        return ~tf.reduce_any(tf.equal(tf.string_split(line[tf.newaxis], "").values, "?"))
+
+    def in_train(line):
+        return tf.string_to_hash_bucket_fast(line, 1000) < 600
+
+    def decode(line):
+        make, size, price = tf.decode_csv(line, [[""], [0], [0.0]])
+        return {"make": make, "size": size}, price
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "imports.data")
+        with open(path, "w") as f:
+            f.write("".join(f"m{i},{'?' if i % 4 == 1 else i},{i * 1.5}\n" for i in range(16)))
+        base = (legacy or tf.data).TextLineDataset(path).filter(no_question)
+        train = base.filter(in_train).map(decode).cache()
+        test = base.filter(lambda line: ~in_train(line)).cache().map(decode)
+        out = {}
+        for name, ds in (("train", train), ("test", test)):
+            flat = ds.map(lambda f, p: (f["make"], f["size"], p))
+            out.update({f"{name}_{k}": v for k, v in _drain(tf, flat).items()})
+        return out
+
+
 CASES = [text_lines_skip_map_old_keywords, slices_shuffle_batch_and_drop_remainder, padded_batch_and_drop_remainder,
-         zip_enumerate_unbatch, record_files, reinitializable_iterator]
+         zip_enumerate_unbatch, record_files, reinitializable_iterator, question_mark_filter_hash_split_cache]

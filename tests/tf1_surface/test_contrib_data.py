@@ -95,3 +95,26 @@ def test_contrib_dataset_wraps_a_core_dataset():
         with pytest.raises(TypeError, match="wraps a Dataset"):
             tf.contrib.data.Dataset([1, 2])
     assert tf.contrib.data.Iterator is tf.data.Iterator
+
+
+def test_placeholder_fed_initializable_iterator():
+    """The TF 1.3 tutorial form: contrib from_tensor_slices over placeholders, batch, an initializable iterator fed
+    anew after OutOfRange."""
+    with tf.Graph().as_default():
+        data = tf.placeholder(tf.float32, [None, 2])
+        labels = tf.placeholder(tf.int32, [None])
+        dataset = tf.contrib.data.Dataset.from_tensor_slices((data, labels)).batch(2)
+        iterator = dataset.make_initializable_iterator()
+        x, y = iterator.get_next()
+        feed = {data: np.arange(6, dtype=np.float32).reshape(3, 2), labels: np.array([7, 8, 9], np.int32)}
+        with tf.Session() as sess:
+            sess.run(iterator.initializer, feed_dict=feed)
+            first = sess.run((x, y))
+            assert sess.run(y).tolist() == [9]
+            with pytest.raises(tf.errors.OutOfRangeError):
+                sess.run(x)
+            sess.run(iterator.initializer, feed_dict=feed)
+            again = sess.run((x, y))
+    np.testing.assert_array_equal(first[0], [[0, 1], [2, 3]])
+    assert first[1].tolist() == [7, 8]
+    np.testing.assert_array_equal(again[0], first[0])
