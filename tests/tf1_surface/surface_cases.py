@@ -134,6 +134,19 @@ def xent_labels_own_shape(tf):
                 labels=tf.zeros([2, 1, 4]), logits=tf.zeros([1, 3, 4])))}
 
 
+def xent_labels_cast_to_logits_dtype(tf):
+    """The dataset-API pattern: MNIST's float64 one-hot labels sliced into a dataset against float32 logits; TF
+    casts the labels to the logits' dtype, so the loss (and its gradient) are float32."""
+    labels = tf.placeholder(tf.float64, [None, 4])
+    logits = tf.placeholder(tf.float32, [None, 4])
+    v1 = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    v2 = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+    grad = tf.gradients(tf.reduce_sum(v1), logits)[0]
+    lb = np.eye(4)[[2, 0, 3]]
+    vals = _run(tf, [v1, v2, grad], {labels: lb, logits: _data(14, 3, 4)})
+    return {"v1": vals[0], "v2": vals[1], "grad": vals[2], "dtypes": [v1.dtype.name, v2.dtype.name, grad.dtype.name]}
+
+
 def gather_string_scalar_index(tf):
     """A scalar index into a vector of file names (slice_input_producer's pattern) feeding tf.read_file, as in
     the image-folder dataset examples."""
@@ -210,4 +223,5 @@ CASES = [tensordot_dynamic_batch, tensordot_unknown_rank_int_axes, tensordot_mul
          tensordot_static_int_axes, tensordot_negative_axes_error, tensordot_too_many_axes_error,
          tensordot_axes_count_error, xent_axis_moved, xent_unknown_rank, gather_string_scalar_index,
          session_scalar_fetch_types, tensor_text_unknown_rank, shape_text_unknown_dims,
-         second_minimize_same_scope, xent_labels_own_shape]
+         second_minimize_same_scope, xent_labels_own_shape,
+         xent_labels_cast_to_logits_dtype]

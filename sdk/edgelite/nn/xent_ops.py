@@ -154,7 +154,8 @@ def softmax_cross_entropy_with_logits_v2(labels: Any = None, logits: Any = None,
     axis = -1 if axis is None and dim is None else (axis if axis is not None else dim)
     with ops.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
         logits = ops.convert_to_tensor(logits, name="logits")
-        labels = ops.convert_to_tensor(labels, dtype=logits.dtype, name="labels")
+        # TF casts the labels to the logits' dtype (float64 one-hot labels against float32 logits are common).
+        labels = math_ops.cast(ops.convert_to_tensor(labels, name="labels"), logits.dtype)
         # As in TF, labels need not share the logits' shape: each side is flattened to [-1, classes] on its own and
         # the op checks (and broadcasts) the two matrices.
         logits_t, labels_t = _move_axis_last(logits, axis), _move_axis_last(labels, axis)
